@@ -1,0 +1,64 @@
+import { Command, CommanderError } from 'commander';
+import { CitadelError } from '../../shared/errors';
+import { demo } from './commands/demo';
+import { executorsValidate } from './commands/executors-validate';
+import { asCitadelError, EXIT_OK, EXIT_USAGE, printError, type Io } from './output';
+
+export interface CliContext {
+  readonly io: Io;
+  /** The folder holding package.json and examples/. */
+  readonly packageRoot: string;
+  readonly version: string;
+}
+
+/** Parses argv, runs one command and returns the process exit code (decisions D1). Never throws. */
+export async function runCli(argv: readonly string[], context: CliContext): Promise<number> {
+  const json = argv.includes('--json');
+  const { io } = context;
+  const program = buildProgram(context, json);
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return EXIT_OK;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
+        return EXIT_OK;
+      }
+      const message = error.message.replace(/^error: /, '');
+      if (json) printError(io, new CitadelError('USAGE_ERROR', message), true);
+      return EXIT_USAGE;
+    }
+    return printError(io, asCitadelError(error), json);
+  }
+}
+
+function buildProgram(context: CliContext, json: boolean): Command {
+  const { io } = context;
+  const program = new Command('citadel')
+    .description('Run one engineering objective through several coding agents, compare the signed evidence, land deliberately.')
+    .version(context.version, '-V, --version')
+    .exitOverride()
+    .showHelpAfterError(json ? false : '(run with --help for usage)')
+    .configureOutput({
+      writeOut: (text) => io.stdout(text),
+      writeErr: (text) => io.stderr(text),
+      // With --json, stdout carries the one JSON error document instead.
+      outputError: (text, write) => (json ? undefined : write(text)),
+    });
+
+  const executors = program.command('executors').description('work with executor profile files');
+  executors
+    .command('validate')
+    .description('validate an executor file; print profile digests, the executor set digest and each exact argv')
+    .argument('<file>', 'executor file (JSON, schema_version 1)')
+    .option('--json', 'print exactly one JSON document')
+    .action((file: string, options: { json?: boolean }) => executorsValidate(io, file, { json: options.json === true }));
+
+  program
+    .command('demo')
+    .description('show the executor-profile contract on the shipped example')
+    .option('--json', 'print exactly one JSON document')
+    .action((options: { json?: boolean }) => demo(io, context.packageRoot, { json: options.json === true }));
+
+  return program;
+}

@@ -1,0 +1,17 @@
+import { CitadelError } from '../../shared/errors';
+import type { RuntimeId } from '../../shared/executors/profile-schema';
+import { claudeAdapter } from './claude/adapter';
+import { codexAdapter } from './codex/adapter';
+import type { RuntimeAdapter } from './runtime-adapter';
+
+/** The built-in runtime plug-ins, keyed by the runtime id a profile names. */
+export const BUILTIN_ADAPTERS: Readonly<Record<RuntimeId, RuntimeAdapter>> = {
+  claude: claudeAdapter,
+  codex: codexAdapter,
+};
+
+export function adapterFor(runtime: string, adapters: Readonly<Record<string, RuntimeAdapter>> = BUILTIN_ADAPTERS): RuntimeAdapter {
+  const adapter = Object.prototype.hasOwnProperty.call(adapters, runtime) ? adapters[runtime] : undefined;
+  if (!adapter) throw new CitadelError('RUNTIME_UNKNOWN', `no adapter is registered for runtime "${runtime}"`);
+  return adapter;
+}

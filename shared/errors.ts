@@ -1,0 +1,74 @@
+import { z } from 'zod';
+
+/**
+ * Every refusal or failure Citadel reports carries one of these stable codes (decisions D1).
+ * Codes are contract: they never change meaning once released.
+ */
+export const ERROR_CODES = [
+  'USAGE_ERROR',
+  'INTERNAL_ERROR',
+  'EXECUTOR_FILE_UNREADABLE',
+  'EXECUTOR_FILE_INVALID',
+  'RUNTIMES_INVALID',
+  'EXECUTOR_SELECTION_CONFLICT',
+  'EXECUTOR_SELECTION_MISSING',
+  'RUNTIME_UNKNOWN',
+  'RUNTIME_NOT_FOUND',
+  'RUNTIME_SHIM_UNSUPPORTED',
+] as const;
+
+export const ErrorCodeSchema = z.enum(ERROR_CODES);
+export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
+
+/** One rule a piece of input broke, located by its JSON path (e.g. `$.executors[1].model`). */
+export const ViolationSchema = z.strictObject({
+  path: z.string(),
+  rule: z.string(),
+  message: z.string(),
+});
+export type Violation = z.infer<typeof ViolationSchema>;
+
+/** The typed error value that crosses every boundary (CLI JSON, IPC, web host). */
+export const CitadelErrorDataSchema = z.strictObject({
+  code: ErrorCodeSchema,
+  message: z.string(),
+  violations: z.array(ViolationSchema).optional(),
+  details: z.record(z.string(), z.json()).optional(),
+});
+export type CitadelErrorData = z.infer<typeof CitadelErrorDataSchema>;
+
+export class CitadelError extends Error {
+  readonly code: ErrorCode;
+  readonly violations: readonly Violation[] | undefined;
+  readonly details: Record<string, z.core.util.JSONType> | undefined;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    extra: { violations?: readonly Violation[]; details?: Record<string, z.core.util.JSONType>; cause?: unknown } = {},
+  ) {
+    super(message, extra.cause === undefined ? undefined : { cause: extra.cause });
+    this.name = 'CitadelError';
+    this.code = code;
+    this.violations = extra.violations;
+    this.details = extra.details;
+  }
+
+  toData(): CitadelErrorData {
+    return {
+      code: this.code,
+      message: this.message,
+      ...(this.violations ? { violations: [...this.violations] } : {}),
+      ...(this.details ? { details: this.details } : {}),
+    };
+  }
+}
+
+export function isCitadelError(value: unknown): value is CitadelError {
+  return value instanceof CitadelError;
+}
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: CitadelError };
+
+export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+export const fail = <T = never>(error: CitadelError): Result<T> => ({ ok: false, error });

@@ -1,6 +1,6 @@
 // jsonc-parser (VS Code's JSON parser) gives offsets for syntax errors and sees duplicate keys,
 // which JSON.parse silently collapses.
-import { printParseErrorCode, visit, type ParseError } from 'jsonc-parser';
+import { printParseErrorCode, visit, type JSONVisitor, type ParseError } from 'jsonc-parser';
 import type { Violation } from './errors';
 
 export const MAX_JSON_FILE_BYTES = 1024 * 1024;
@@ -22,14 +22,14 @@ export function parseJsonText(input: string, limits: { maxBytes?: number; maxDep
   if (bytes > maxBytes) return violation('file_too_large', `the file is ${bytes} bytes; at most ${maxBytes} are accepted`);
   if (text.trim() === '') return violation('empty_file', 'the file is empty; expected a JSON object');
   const depth = maxNestingDepth(text);
+  if (depth === COMMENT_FOUND) return violation('json_syntax', 'not valid JSON: comments are not allowed');
   if (depth > maxDepth) return violation('too_deep', `the JSON nests ${depth} levels deep; at most ${maxDepth} are accepted`);
 
   const errors: ParseError[] = [];
   let duplicate: string | null = null;
   const keysStack: Set<string>[] = [];
-  visit(
-    text,
-    {
+  try {
+    visitJson(text, {
       onObjectBegin: () => void keysStack.push(new Set()),
       onObjectEnd: () => void keysStack.pop(),
       onObjectProperty: (property, _offset, _length, startLine, startCharacter, pathSupplier) => {
@@ -40,9 +40,12 @@ export function parseJsonText(input: string, limits: { maxBytes?: number; maxDep
         keys?.add(property);
       },
       onError: (error, offset, length) => void errors.push({ error, offset, length }),
-    },
-    { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false },
-  );
+    });
+  } catch (error) {
+    // Defence in depth: the depth pre-scan should make the recursive parser safe already.
+    if (error instanceof RangeError) return violation('too_deep', 'the JSON nests too deeply');
+    throw error;
+  }
   const first = errors[0];
   if (first) {
     const { line, column } = lineAndColumn(text, first.offset);
@@ -56,7 +59,17 @@ export function parseJsonText(input: string, limits: { maxBytes?: number; maxDep
   }
 }
 
-/** Deepest bracket nesting outside strings, found without recursion so hostile input cannot blow the stack. */
+function visitJson(text: string, visitor: JSONVisitor): void {
+  visit(text, visitor, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+}
+
+const COMMENT_FOUND = -1;
+
+/**
+ * Deepest bracket nesting outside strings, found without recursion so hostile input cannot blow
+ * the stack. A comment start outside a string returns COMMENT_FOUND: comments are invalid here, and
+ * a quote inside one would otherwise desynchronise the string tracking from the real parser's.
+ */
 function maxNestingDepth(text: string): number {
   let depth = 0;
   let max = 0;
@@ -67,6 +80,7 @@ function maxNestingDepth(text: string): number {
       if (c === '\\') i++;
       else if (c === '"') inString = false;
     } else if (c === '"') inString = true;
+    else if (c === '/') return COMMENT_FOUND;
     else if (c === '{' || c === '[') max = Math.max(max, ++depth);
     else if (c === '}' || c === ']') depth--;
   }

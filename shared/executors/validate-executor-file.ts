@@ -109,7 +109,7 @@ function optionViolations(runtime: RuntimeId, options: Record<string, unknown>, 
   return parsed.error.issues.flatMap((issue): Violation[] => {
     if (issue.code !== 'unrecognized_keys') return zodViolations([issue], at, options);
     return issue.keys.map((key) => {
-      const owner = RUNTIME_IDS.find((other) => other !== runtime && key in OPTIONS_SCHEMA_BY_RUNTIME[other].shape);
+      const owner = RUNTIME_IDS.find((other) => other !== runtime && Object.hasOwn(OPTIONS_SCHEMA_BY_RUNTIME[other].shape, key));
       return owner
         ? v([...at, key], 'option_for_other_runtime', `"${key}" is a ${owner} option; it is not accepted for the ${runtime} runtime`)
         : v([...at, key], 'unknown_field', `unknown ${runtime} option "${key}"`);

@@ -7,8 +7,14 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 export async function buildCli() {
   await build({
     absWorkingDir: root,
-    entryPoints: ['main/cli/citadel.ts'],
-    outfile: 'out/cli/citadel.mjs',
+    // The CLI, the detached runtime supervisor and the demo's simulated runtimes ship side by side.
+    entryPoints: {
+      citadel: 'main/cli/citadel.ts',
+      supervisor: 'main/runtimes/supervisor/supervisor-main.ts',
+      'simulated-runtime': 'main/demo/simulated-runtime.ts',
+    },
+    outdir: 'out/cli',
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     target: 'node20',

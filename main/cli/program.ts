@@ -2,6 +2,8 @@ import { Command, CommanderError } from 'commander';
 import { CitadelError } from '../../shared/errors';
 import { demo } from './commands/demo';
 import { executorsValidate } from './commands/executors-validate';
+import { registerForkCommands } from './commands/fork-commands';
+import { runtimesCommand } from './commands/runtimes';
 import { asCitadelError, EXIT_OK, EXIT_USAGE, printError, type Io } from './output';
 
 export interface CliContext {
@@ -53,6 +55,14 @@ function buildProgram(context: CliContext, json: boolean): Command {
     .argument('<file>', 'executor file (JSON, schema_version 1)')
     .option('--json', 'print exactly one JSON document')
     .action((file: string, options: { json?: boolean }) => executorsValidate(io, file, { json: options.json === true }));
+
+  registerForkCommands(program, io);
+
+  program
+    .command('runtimes')
+    .description('report each runtime executable, its version, credential presence (names only) and local model providers')
+    .option('--json', 'print exactly one JSON document')
+    .action((options: { json?: boolean }) => runtimesCommand(io, { json: options.json === true }));
 
   program
     .command('demo')

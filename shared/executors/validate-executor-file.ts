@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CitadelError, fail, ok, type Result, type Violation } from '../errors';
 import { formatJsonPath, parseJsonText } from '../json-text';
+import { violation as v, zodViolations } from '../zod-violations';
 import {
   EXECUTOR_FILE_SCHEMA_VERSION,
   ExecutorFileSchema,
@@ -25,7 +26,7 @@ export function validateExecutorFile(input: unknown): Result<ExecutorFile> {
   if (violations.length === 0) {
     const parsed = ExecutorFileSchema.safeParse(input);
     if (parsed.success) return ok(parsed.data);
-    violations.push(...zodViolations(parsed.error.issues, [], input));
+    violations.push(...zodViolations(parsed.error.issues, [], input, FORBIDDEN_OPTION_VALUES));
   }
   return fail(invalid(violations));
 }
@@ -83,7 +84,7 @@ const ProfileShapeSchema = z.strictObject({
 
 function profileViolations(profile: unknown, at: PropertyKey[]): Violation[] {
   const shape = ProfileShapeSchema.safeParse(profile);
-  const out = shape.success ? [] : zodViolations(shape.error.issues, at, profile);
+  const out = shape.success ? [] : zodViolations(shape.error.issues, at, profile, FORBIDDEN_OPTION_VALUES);
   if (!isPlainObject(profile)) return out;
 
   const runtime = RuntimeIdSchema.safeParse(profile.runtime);
@@ -107,7 +108,7 @@ function optionViolations(runtime: RuntimeId, options: Record<string, unknown>, 
   const parsed = OPTIONS_SCHEMA_BY_RUNTIME[runtime].safeParse(options);
   if (parsed.success) return [];
   return parsed.error.issues.flatMap((issue): Violation[] => {
-    if (issue.code !== 'unrecognized_keys') return zodViolations([issue], at, options);
+    if (issue.code !== 'unrecognized_keys') return zodViolations([issue], at, options, FORBIDDEN_OPTION_VALUES);
     return issue.keys.map((key) => {
       const owner = RUNTIME_IDS.find((other) => other !== runtime && Object.hasOwn(OPTIONS_SCHEMA_BY_RUNTIME[other].shape, key));
       return owner
@@ -131,61 +132,6 @@ function duplicateIdViolations(executors: readonly unknown[]): Violation[] {
     }
   });
   return out;
-}
-
-/** Maps zod issues to rule codes; `input` is the value the issue paths are relative to. */
-function zodViolations(issues: readonly z.core.$ZodIssue[], at: PropertyKey[], input: unknown): Violation[] {
-  return issues.flatMap((issue): Violation[] => {
-    const path = [...at, ...issue.path];
-    const value = valueAt(input, issue.path);
-    switch (issue.code) {
-      case 'unrecognized_keys':
-        return issue.keys.map((key) => v([...path, key], 'unknown_field', `unknown field "${key}"`));
-      case 'invalid_type':
-        return value.found
-          ? [v(path, 'wrong_type', `expected ${issue.expected}, got ${describe(value.value)}`)]
-          : [v(path, 'missing_field', `${String(path[path.length - 1])} is required`)];
-      case 'invalid_value': {
-        if (!value.found) return [v(path, 'missing_field', `${String(path[path.length - 1])} is required`)];
-        const field = String(issue.path[issue.path.length - 1]);
-        if (typeof value.value === 'string' && FORBIDDEN_OPTION_VALUES[field]?.includes(value.value)) {
-          return [v(path, 'forbidden_value', `"${value.value}" is refused: it weakens the executor safety boundary`)];
-        }
-        return [v(path, 'invalid_value', `expected one of ${issue.values.map((x) => JSON.stringify(x)).join(', ')}`)];
-      }
-      case 'invalid_format':
-        return [v(path, 'pattern_mismatch', `${JSON.stringify(value.value)} does not match ${issue.pattern ?? issue.format}`)];
-      case 'too_small':
-        return [v(path, 'too_few_profiles', issue.message)];
-      case 'custom': {
-        const rule = typeof issue.params?.rule === 'string' ? issue.params.rule : 'invalid_value';
-        return [v(path, rule, issue.message)];
-      }
-      default:
-        return [v(path, 'invalid_value', issue.message)];
-    }
-  });
-}
-
-function v(path: PropertyKey[], rule: string, message: string): Violation {
-  return { path: formatJsonPath(path), rule, message };
-}
-
-function valueAt(root: unknown, path: readonly PropertyKey[]): { found: boolean; value: unknown } {
-  let current: unknown = root;
-  for (const key of path) {
-    if (current === null || typeof current !== 'object' || !Object.prototype.hasOwnProperty.call(current, key)) {
-      return { found: false, value: undefined };
-    }
-    current = (current as Record<PropertyKey, unknown>)[key];
-  }
-  return { found: true, value: current };
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

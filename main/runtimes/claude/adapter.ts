@@ -1,9 +1,13 @@
 import { profileFor, type RuntimeAdapter } from '../runtime-adapter';
 import { claudeInvocation } from './invocation';
+import { parseClaudeResult } from './parse-result';
 
 export const claudeAdapter: RuntimeAdapter = {
   id: 'claude',
   executable: 'claude',
   vendorPackage: { name: '@anthropic-ai/claude-code', bin: 'claude' },
+  envAllowlist: ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'CLAUDE_CONFIG_DIR', /^CLAUDE_CODE_/],
+  credentialEnvNames: ['ANTHROPIC_API_KEY', 'CLAUDE_CODE_OAUTH_TOKEN'],
   invocation: (profile) => claudeInvocation(profileFor('claude', profile)),
+  parseOutput: (run) => Promise.resolve(parseClaudeResult(run)),
 };

@@ -1,9 +1,13 @@
 import { profileFor, type RuntimeAdapter } from '../runtime-adapter';
 import { codexInvocation } from './invocation';
+import { parseCodexOutput } from './parse-output';
 
 export const codexAdapter: RuntimeAdapter = {
   id: 'codex',
   executable: 'codex',
   vendorPackage: { name: '@openai/codex', bin: 'codex' },
+  envAllowlist: ['CODEX_HOME', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'CODEX_OSS_BASE_URL', 'CODEX_OSS_PORT'],
+  credentialEnvNames: ['OPENAI_API_KEY'],
   invocation: (profile) => codexInvocation(profileFor('codex', profile)),
+  parseOutput: (run) => parseCodexOutput(run),
 };

@@ -1,0 +1,143 @@
+import type { Command } from 'commander';
+import { CitadelError } from '../../../shared/errors';
+import type { ForkEvent } from '../../../shared/fork/events';
+import type { ForkRecord } from '../../../shared/fork/fork-record';
+import { forkStatusOf } from '../../../shared/fork/fork-status';
+import { loadExecutorFile } from '../../executors/load-executor-file';
+import { cleanFork } from '../../orchestrator/clean-fork';
+import { createFork, type ExecutorInput } from '../../orchestrator/create-fork';
+import { driveFork } from '../../orchestrator/drive-fork';
+import { listForks } from '../../orchestrator/list-forks';
+import { resolveBranch } from '../../orchestrator/resolve-branch';
+import { stopFork } from '../../orchestrator/stop-fork';
+import { addExecutorSelectionOptions, executorSelectionFrom } from '../executor-selection';
+import { cliOrchestratorContext } from '../orchestrator-context';
+import { printJson, type Io } from '../output';
+import { renderForkList, renderForkStatus } from './render-fork';
+
+interface JsonOption {
+  json?: boolean;
+}
+
+/** `citadel fork …` (decisions D13): each action parses, calls one orchestrator function, renders. */
+export function registerForkCommands(program: Command, io: Io): void {
+  const fork = program.command('fork').description('run one objective through several executors and manage the result');
+  const progress = (json: boolean) => (json ? () => undefined : (event: ForkEvent) => io.stderr(describeEvent(event)));
+
+  addExecutorSelectionOptions(
+    fork
+      .command('start')
+      .description('freeze the objective into a contract and run every executor in its own worktree')
+      .argument('<objective>', 'the engineering objective'),
+  )
+    .option('--repo <dir>', 'target git repository', '.')
+    .option('--workflow <file>', 'workflow file (steps, verifier, protected paths)')
+    .option('--budget-seconds <n>', 'time budget per branch in seconds (default 1800)', parseWholeNumber)
+    .option('--detach', 'return once every branch is launched')
+    .option('--json', 'print exactly one JSON document')
+    .action(async (objective: string, options: { runtimes?: string; executors?: string; repo: string; workflow?: string; budgetSeconds?: number; detach?: boolean } & JsonOption) => {
+      const selection = executorSelectionFrom(options);
+      const json = options.json === true;
+      const ctx = await cliOrchestratorContext({ events: progress(json) });
+      const executors: ExecutorInput =
+        selection.kind === 'runtimes' ? selection : { kind: 'executors', profiles: (await loadExecutorFile(selection.file)).executors };
+      const created = await createFork(ctx, { objective, executors, repo: options.repo, workflowFile: options.workflow, budgetSeconds: options.budgetSeconds });
+      if (created.repoDirty && !json) io.stderr('note: the target repository has uncommitted changes; they are not part of the fork, which starts from HEAD.\n');
+      if (!json) io.stderr(`fork ${created.record.fork_id} created from ${created.record.base_revision.slice(0, 12)}\n`);
+      const record = await driveFork(ctx, created.record.fork_id, options.detach ? 'none' : 'all');
+      printRecord(io, record, json, { repo_dirty: created.repoDirty });
+    });
+
+  fork
+    .command('status')
+    .description('show one fork, or every fork')
+    .argument('[fork_id]')
+    .option('--json', 'print exactly one JSON document')
+    .action(async (forkId: string | undefined, options: JsonOption) => {
+      const ctx = await cliOrchestratorContext();
+      if (forkId === undefined) {
+        const forks = await listForks(ctx);
+        if (options.json) printJson(io, { forks });
+        else io.stdout(renderForkList(forks));
+        return;
+      }
+      printRecord(io, await ctx.store.readRecord(forkId), options.json === true);
+    });
+
+  fork
+    .command('resume')
+    .description('continue exactly the recorded request after a crash or a detached start')
+    .argument('<fork_id>')
+    .option('--json', 'print exactly one JSON document')
+    .action(async (forkId: string, options: JsonOption) => {
+      const ctx = await cliOrchestratorContext({ events: progress(options.json === true) });
+      printRecord(io, await driveFork(ctx, forkId, 'all'), options.json === true);
+    });
+
+  fork
+    .command('stop')
+    .description("terminate a running branch's process group (every running branch without BRANCH_ID)")
+    .argument('<fork_id>')
+    .argument('[branch_id]')
+    .option('--json', 'print exactly one JSON document')
+    .action(async (forkId: string, branchId: string | undefined, options: JsonOption) => {
+      const ctx = await cliOrchestratorContext({ events: progress(options.json === true) });
+      const outcome = await stopFork(ctx, forkId, branchId);
+      if (options.json) printJson(io, { stopped: outcome.stopped, status: forkStatusOf(outcome.record) });
+      else {
+        for (const s of outcome.stopped) io.stdout(`${s.branch_id}: process ${s.process_gone ? 'gone' : 'STILL RUNNING'} (${s.via})\n`);
+        io.stdout(renderForkStatus(forkStatusOf(outcome.record)));
+      }
+    });
+
+  fork
+    .command('resolve')
+    .description('the explicit operator decision for a blocked branch')
+    .argument('<fork_id>')
+    .argument('<branch_id>')
+    .option('--mark-failed', 'settle the branch as failed; its outcome stays unknown')
+    .option('--retry', 'discard the attempt and run the branch again from the base revision')
+    .option('--json', 'print exactly one JSON document')
+    .action(async (forkId: string, branchId: string, options: { markFailed?: boolean; retry?: boolean } & JsonOption) => {
+      if (options.markFailed === options.retry) throw new CitadelError('USAGE_ERROR', 'give exactly one of --mark-failed and --retry');
+      const ctx = await cliOrchestratorContext({ events: progress(options.json === true) });
+      const resolved = await resolveBranch(ctx, forkId, branchId, options.retry ? 'retry' : 'mark-failed');
+      printRecord(io, options.retry ? await driveFork(ctx, forkId, 'all') : resolved, options.json === true);
+    });
+
+  fork
+    .command('clean')
+    .description("remove the fork's worktrees and git branches (never its evidence)")
+    .argument('<fork_id>')
+    .option('--json', 'print exactly one JSON document')
+    .action(async (forkId: string, options: JsonOption) => {
+      const ctx = await cliOrchestratorContext();
+      const outcome = await cleanFork(ctx, forkId);
+      if (options.json) printJson(io, outcome);
+      else for (const b of outcome.branches) io.stdout(`${b.branch_id}: worktree ${b.worktree_removed ? 'removed' : 'already gone'}, branch ${b.branch_deleted ? 'deleted' : 'already gone'}\n`);
+    });
+}
+
+function printRecord(io: Io, record: ForkRecord, json: boolean, extra: Record<string, unknown> = {}): void {
+  const status = forkStatusOf(record);
+  if (json) printJson(io, { ...status, ...extra });
+  else io.stdout(renderForkStatus(status));
+}
+
+function parseWholeNumber(value: string): number {
+  if (!/^\d{1,9}$/.test(value)) throw new CitadelError('USAGE_ERROR', `expected a whole number, got "${value}"`);
+  return Number(value);
+}
+
+function describeEvent(event: ForkEvent): string {
+  switch (event.type) {
+    case 'fork_state':
+      return `fork ${event.state}\n`;
+    case 'branch_state':
+      return `${event.branch_id}: ${event.state}${event.failure_code ? ` (${event.failure_code})` : ''}\n`;
+    case 'runtime':
+      return `${event.branch_id}: ${event.phase.replaceAll('_', ' ')}\n`;
+    case 'verifier_step':
+      return `${event.branch_id}: verifier ${event.step} ${event.status}\n`;
+  }
+}

@@ -1,0 +1,23 @@
+import type { ForkStatus } from '../../../shared/fork/fork-record';
+import type { ForkListEntry } from '../../orchestrator/list-forks';
+
+export function renderForkStatus(status: ForkStatus): string {
+  const lines = [
+    `${status.fork_id}${status.demo ? ' [demo]' : ''}  ${status.state}  (schema ${status.schema_version}, revision ${status.revision})`,
+    `  base      ${status.base_revision}`,
+    `  contract  ${status.contract_digest}`,
+    ...(status.executor_set_digest ? [`  executors ${status.executor_set_digest}`] : []),
+    ...status.branches.map(
+      (b) =>
+        `  ${b.branch_id.padEnd(28)} ${b.runtime.padEnd(7)} ${b.state.padEnd(8)}${b.failure_code ? ` ${b.failure_code}` : ''}${b.blocked_reason ? ` (${b.blocked_reason})` : ''}${b.attempt > 1 ? ` attempt ${b.attempt}` : ''}`,
+    ),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+export function renderForkList(forks: readonly ForkListEntry[]): string {
+  if (forks.length === 0) return 'no forks yet\n';
+  return `${forks
+    .map((f) => ('problem' in f ? `${f.fork_id}  unknown  (${f.problem})` : `${f.fork_id}${f.demo ? ' [demo]' : ''}  ${f.state}  ${f.branches.length} branches`))
+    .join('\n')}\n`;
+}

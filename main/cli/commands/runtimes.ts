@@ -1,0 +1,25 @@
+import type { ReadinessReport } from '../../../shared/runtime/readiness';
+import { readinessReport } from '../../orchestrator/readiness';
+import { BUILTIN_ADAPTERS } from '../../runtimes/registry';
+import { printJson, type Io } from '../output';
+
+export async function runtimesCommand(io: Io, options: { json: boolean }): Promise<void> {
+  const report = await readinessReport(BUILTIN_ADAPTERS, process.env);
+  if (options.json) printJson(io, report);
+  else io.stdout(renderReadiness(report));
+}
+
+export function renderReadiness(report: ReadinessReport): string {
+  const lines: string[] = [];
+  for (const r of report.runtimes) {
+    const exe = r.executable.found ? `${r.executable.path} (${r.executable.version ?? 'version unknown'})` : `not found: ${r.executable.problem}`;
+    const creds = r.credentials.configured ? `credentials from ${r.credentials.sources.join(', ')}` : 'no credential variables set (a login stored by the CLI may still work)';
+    lines.push(`${r.runtime}: ${exe}`, `  ${creds}`);
+  }
+  for (const p of report.local_providers) {
+    const state = p.reachable ? `${p.models.length} model(s)${p.models.length ? `: ${p.models.join(', ')}` : ''}` : 'not answering';
+    lines.push(`${p.provider} at ${p.base_url}: ${state}${p.problem ? ` (${p.problem})` : ''}`);
+  }
+  if (report.local_providers.every((p) => !p.reachable)) lines.push('Neither Ollama nor LM Studio answers on its default port: local Codex profiles cannot run.');
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,13 @@
+/** Where a store keeps private keys; the file store is the operator's explicit, weaker opt-in (decisions D9). */
+export type KeyStoreDescription = { readonly kind: 'os-keychain'; readonly weaker: false } | { readonly kind: 'file'; readonly weaker: true };
+
+/** One place that holds the stored text of each issuer's private key. Every failure is a typed CitadelError. */
+export interface KeyBackend {
+  readonly description: KeyStoreDescription;
+  /** The stored text, or null when the issuer has no key yet. */
+  read(issuerId: string): Promise<string | null>;
+  /** Stores `text` unless the issuer already has a key, and returns what is stored afterwards. */
+  create(issuerId: string, text: string): Promise<string>;
+  /** Throws the error a key operation would meet now; touches no key. */
+  check(): Promise<void>;
+}

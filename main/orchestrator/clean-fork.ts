@@ -1,0 +1,37 @@
+import { CitadelError } from '../../shared/errors';
+import { deleteBranch } from '../git/delete-branch';
+import { removeWorktree } from '../git/remove-worktree';
+import { withForkLock } from '../store/fork-lock';
+import type { OrchestratorContext } from './context';
+import { ForkRequestSchema } from './fork-request';
+
+export interface CleanOutcome {
+  readonly fork_id: string;
+  readonly branches: ReadonlyArray<{ branch_id: string; worktree_removed: boolean; branch_deleted: boolean }>;
+}
+
+/**
+ * Removes a fork's worktrees and git branches, never its evidence. The fork record is not
+ * rewritten (schema 1 records stay byte-identical); the journal says what was cleaned.
+ */
+export async function cleanFork(ctx: OrchestratorContext, forkId: string): Promise<CleanOutcome> {
+  await ctx.store.readRecord(forkId);
+  return withForkLock(ctx.store.forkDir(forkId), async () => {
+    const record = await ctx.store.readRecord(forkId);
+    const running = record.branches.filter((b) => b.state === 'running').map((b) => b.branch_id);
+    if (running.length > 0) {
+      throw new CitadelError('FORK_STATE_CONFLICT', `stop the running branches first: ${running.join(', ')}`, { details: { running } });
+    }
+    const { repo } = await ctx.store.readJson(forkId, 'request', ForkRequestSchema);
+    const journal = await ctx.store.openJournal(forkId);
+    await journal.intent('fork.clean', forkId);
+    const branches = [];
+    for (const branch of record.branches) {
+      const worktreeRemoved = await removeWorktree(repo, ctx.root.worktreeDir(forkId, branch.branch_id));
+      const branchDeleted = await deleteBranch(repo, branch.git_branch);
+      branches.push({ branch_id: branch.branch_id, worktree_removed: worktreeRemoved, branch_deleted: branchDeleted });
+    }
+    await journal.result('fork.clean', forkId, 'done', { branches });
+    return { fork_id: forkId, branches };
+  });
+}

@@ -1,0 +1,258 @@
+import { readFile } from 'node:fs/promises';
+import type { KeyObject } from 'node:crypto';
+import picomatch from 'picomatch';
+import { z } from 'zod';
+import { digestOf } from '../../shared/digest';
+import type { Contract } from '../../shared/fork/contract';
+import type { BranchRecord, ForkRecord } from '../../shared/fork/fork-record';
+import type { BranchResult, ExecutionReceipt, ForkReceipt, Observation, VerifierStep } from '../../shared/fork/receipts';
+import { UNKNOWN_TELEMETRY, type FailureCode, type ParsedRuntimeOutput } from '../../shared/runtime/telemetry';
+import { collectInstructionFiles } from '../evidence/instruction-files';
+import { signEnvelope } from '../evidence/signing/sign-envelope';
+import { changedPaths } from '../git/changed-paths';
+import { checkContainment, type ContainmentViolation } from '../git/check-containment';
+import { commitWorktreeResult } from '../git/commit-worktree-result';
+import { containmentSnapshot, type ContainmentSnapshot } from '../git/containment-snapshot';
+import { diffCheck } from '../git/diff-check';
+import { diffSummary } from '../git/diff-summary';
+import { childEnvironment, COMMON_ENV_ALLOWLIST } from '../runtimes/env-allowlist';
+import { adapterFor } from '../runtimes/registry';
+import type { ExitedStatus } from '../runtimes/supervisor/run-status';
+import { writeFileDurably, writeJsonDurably } from '../store/atomic-file';
+import { crashPoint } from '../store/crash-points';
+import type { Journal } from '../store/journal';
+import { runVerifierCommand } from '../verifier/run-verifier-command';
+import { branchFiles, type BranchFiles } from './branch-files';
+import type { OrchestratorContext } from './context';
+import { readLaunchFacts } from './launch-branch';
+
+export type RunEnd = { kind: 'exited'; status: ExitedStatus } | { kind: 'not_started'; failure: FailureCode };
+
+export interface CollectInput {
+  readonly fork: ForkRecord;
+  readonly branch: BranchRecord;
+  readonly contract: Contract;
+  readonly repo: string;
+  readonly worktree: string;
+  /** The expected state of the parent and every worktree (pre-run, plus Citadel's own result commits). */
+  readonly expected: ContainmentSnapshot;
+  readonly signer: { readonly issuerId: string; readonly privateKey: KeyObject };
+  readonly end: RunEnd;
+}
+
+export interface CollectOutcome {
+  readonly status: 'passed' | 'failed';
+  readonly failure_code: FailureCode | null;
+  /** The branch's new head when Citadel committed a result; the caller updates the expected snapshot. */
+  readonly resultCommit: string | null;
+}
+
+const MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
+
+const ContainmentCheckSchema = z.strictObject({ violations: z.array(z.record(z.string(), z.unknown())) });
+const ResultCommitSchema = z.strictObject({ commit: z.string(), tree: z.string(), changed: z.boolean() });
+
+/**
+ * Turns a finished run into signed evidence: containment recheck, Citadel's own result commit,
+ * diff facts, verifier, execution receipt and (schema 2) the fork receipt wrapper. A repeatable
+ * effect: each step leaves a checkpoint file, so a retry after a crash redoes nothing twice.
+ */
+export async function collectBranch(ctx: OrchestratorContext, journal: Journal, input: CollectInput): Promise<CollectOutcome> {
+  const { fork, branch, contract, end } = input;
+  const key = `${branch.branch_id}#${branch.attempt}`;
+  const files = branchFiles(ctx, fork.fork_id, branch.branch_id, branch.attempt);
+  await ctx.root.ensureDir(files.dir);
+  await journal.intent('receipt.collect', key);
+
+  const launch = await readLaunchFacts(files.dir);
+  const violations = end.kind === 'exited' ? await containmentCheck(files, input) : [];
+  crashPoint('receipt.collect:after-containment');
+  const parsed = end.kind === 'exited' && violations.length === 0 ? await parseRun(ctx, input, files, end.status) : null;
+
+  const runtimeFailure = failureOf(end, violations, parsed);
+  const result = violations.length === 0 && end.kind === 'exited' ? await resultCommit(files, input.worktree, fork, branch) : null;
+  crashPoint('receipt.collect:after-commit');
+  const diff = result ? await diffSummary(input.worktree, fork.base_revision, result.commit) : null;
+  const verifier = await verify(ctx, input, files, runtimeFailure === null ? result : null);
+  crashPoint('receipt.collect:after-verifier');
+
+  const telemetry = parsed?.telemetry ?? UNKNOWN_TELEMETRY;
+  const costOverBudget = contract.budget.max_cost_usd !== null && telemetry.cost_usd !== null && telemetry.cost_usd > contract.budget.max_cost_usd;
+  const failure: FailureCode | null =
+    runtimeFailure ?? (costOverBudget ? 'BUDGET_EXCEEDED' : verifier.protectedTouched ? 'POLICY_PROTECTED_PATH' : verifier.status === 'passed' ? null : 'VERIFIER_FAILED');
+  const status = failure === null ? 'passed' : 'failed';
+  const exited = end.kind === 'exited' ? end.status : null;
+
+  const receipt: ExecutionReceipt = {
+    schema_version: 1,
+    kind: 'execution_receipt',
+    fork_id: fork.fork_id,
+    branch_id: branch.branch_id,
+    attempt: branch.attempt,
+    runtime: branch.runtime,
+    contract_digest: fork.contract_digest,
+    executor_profile_digest: branch.executor_profile_digest,
+    argv_digest: launch?.argv_digest ?? digestOf(null),
+    instruction_digest: launch?.instruction_digest ?? digestOf(null),
+    env_names: launch?.env_names ?? [],
+    instruction_files: await collectInstructionFiles(input.worktree),
+    started_at: exited?.started_at ?? null,
+    ended_at: exited?.ended_at ?? null,
+    duration_ms: exited?.duration_ms ?? null,
+    exit: {
+      code: exited?.exit_code ?? null,
+      signal: exited?.signal ?? null,
+      timed_out: exited?.timed_out ?? false,
+      stopped: exited?.stopped ?? false,
+    },
+    base_revision: fork.base_revision,
+    result_commit: result?.commit ?? null,
+    result_tree: result?.tree ?? null,
+    diff: diff ? { files_changed: diff.files_changed, insertions: diff.insertions, deletions: diff.deletions } : null,
+    diff_digest: diff?.diff_digest ?? null,
+    verifier: { status: verifier.status, steps: verifier.steps },
+    telemetry,
+    status,
+    failure_code: failure,
+  };
+  const receiptEnvelope = signEnvelope(receipt, input.signer.privateKey);
+  await writeJsonDurably(files.receipt, receiptEnvelope, { mode: 0o600 });
+  if (fork.schema_version === 2 && branch.executor_profile_digest !== null) {
+    const observation: Observation = { telemetry, branch_result_digest: digestOf(branchResultOf(receipt)) };
+    await writeJsonDurably(files.observation, observation, { mode: 0o600 });
+    const wrapper: ForkReceipt = {
+      schema_version: 1,
+      kind: 'operation_fork_execution_receipt',
+      fork_id: fork.fork_id,
+      branch_id: branch.branch_id,
+      contract_digest: fork.contract_digest,
+      executor_profile_digest: branch.executor_profile_digest,
+      execution_receipt_digest: receiptEnvelope.receipt_digest,
+      observation_digest: digestOf(observation),
+      issued_at: ctx.now().toISOString(),
+      issuer_id: input.signer.issuerId,
+    };
+    await writeJsonDurably(files.forkReceipt, signEnvelope(wrapper, input.signer.privateKey), { mode: 0o600 });
+  }
+  crashPoint('receipt.collect:after-receipt');
+  await journal.result('receipt.collect', key, 'done', { status, failure_code: failure });
+  return { status, failure_code: failure, resultCommit: result?.changed ? result.commit : null };
+}
+
+/** The complete branch result used by comparison and display (bound by the observation digest). */
+export function branchResultOf(receipt: ExecutionReceipt): BranchResult {
+  return {
+    status: receipt.status,
+    evidence_summary: { verifier_status: receipt.verifier.status, steps: receipt.verifier.steps.map(({ id, status }) => ({ id, status })) },
+    diff_summary: receipt.diff,
+    duration_ms: receipt.duration_ms,
+    cost_usd: receipt.telemetry.cost_usd,
+    failure_code: receipt.failure_code,
+  };
+}
+
+async function containmentCheck(files: BranchFiles, input: CollectInput): Promise<ContainmentViolation[]> {
+  const stored = await readJson(files.containment, ContainmentCheckSchema);
+  if (stored) return stored.violations as ContainmentViolation[];
+  const assigned = input.expected.assigned.map((a) => ({ branchId: a.branch_id, worktreePath: a.worktree_path, branchName: a.branch_name }));
+  const now = await containmentSnapshot(input.repo, assigned);
+  const violations = checkContainment(input.expected, now);
+  await writeJsonDurably(files.containment, { violations }, { mode: 0o600 });
+  return violations;
+}
+
+async function parseRun(ctx: OrchestratorContext, input: CollectInput, files: BranchFiles, status: ExitedStatus): Promise<ParsedRuntimeOutput> {
+  const adapter = adapterFor(input.branch.runtime, ctx.adapters);
+  const [stdout, stderr] = await Promise.all([readBounded(files.stdout), readBounded(files.stderr)]);
+  return adapter.parseOutput({
+    stdout,
+    stderr,
+    exitCode: status.exit_code,
+    signal: status.signal,
+    worktree: input.worktree,
+    env: childEnvironment(ctx.env, adapter).env,
+  });
+}
+
+function failureOf(end: RunEnd, violations: readonly ContainmentViolation[], parsed: ParsedRuntimeOutput | null): FailureCode | null {
+  if (end.kind === 'not_started') return end.failure;
+  if (violations.length > 0) return 'WORKTREE_CONTAINMENT_VIOLATION';
+  if (end.status.stopped) return 'STOPPED_BY_OPERATOR';
+  if (end.status.timed_out) return 'BUDGET_EXCEEDED';
+  if (end.status.spawn_error !== null) return 'RUNTIME_NOT_FOUND';
+  return parsed?.failure_code ?? null;
+}
+
+async function resultCommit(files: BranchFiles, worktree: string, fork: ForkRecord, branch: BranchRecord) {
+  const stored = await readJson(files.resultCommit, ResultCommitSchema);
+  if (stored) return stored;
+  const commit = await commitWorktreeResult(worktree, `citadel: result of ${branch.branch_id} (attempt ${branch.attempt}) for ${fork.fork_id}`);
+  const record = { commit: commit.commit, tree: commit.tree, changed: commit.changed };
+  await writeJsonDurably(files.resultCommit, record, { mode: 0o600 });
+  return record;
+}
+
+interface VerifierOutcome {
+  readonly status: 'passed' | 'failed' | 'not_run';
+  readonly steps: VerifierStep[];
+  readonly protectedTouched: boolean;
+}
+
+const notRun = (id: VerifierStep['id']): VerifierStep => ({ id, status: 'not_run', exit_code: null, timed_out: false, duration_ms: null, output_digest: null });
+
+/**
+ * The protected-path check comes first: a diff that touches the verifier's own files never gets to
+ * run that verifier. Then `git diff --check` (always) and the workflow command (when declared).
+ */
+async function verify(
+  ctx: OrchestratorContext,
+  input: CollectInput,
+  files: BranchFiles,
+  result: { commit: string } | null,
+): Promise<VerifierOutcome> {
+  const emit = (step: VerifierStep): VerifierStep => {
+    ctx.events({ type: 'verifier_step', fork_id: input.fork.fork_id, branch_id: input.branch.branch_id, step: step.id, status: step.status });
+    return step;
+  };
+  const commandStep = input.contract.verifier.command === null ? [] : [notRun('workflow_verifier')];
+  if (result === null) return { status: 'not_run', steps: [notRun('protected_paths'), notRun('git_diff_check'), ...commandStep], protectedTouched: false };
+
+  const base = input.fork.base_revision;
+  const touched = await changedPaths(input.worktree, base, result.commit);
+  const isProtected = picomatch([...input.contract.policy.protected_paths], { dot: true });
+  const protectedTouched = input.contract.policy.protected_paths.length > 0 && touched.some((p) => isProtected(p));
+  const steps: VerifierStep[] = [
+    emit({ id: 'protected_paths', status: protectedTouched ? 'failed' : 'passed', exit_code: null, timed_out: false, duration_ms: null, output_digest: digestOf(touched) }),
+  ];
+  if (protectedTouched) return { status: 'failed', steps: [...steps, notRun('git_diff_check'), ...commandStep], protectedTouched };
+
+  const check = await diffCheck(input.worktree, base, result.commit);
+  await writeFileDurably(files.verifierOutput('git_diff_check'), check.output, { mode: 0o600 });
+  steps.push(emit({ id: 'git_diff_check', status: check.ok ? 'passed' : 'failed', exit_code: check.exit_code, timed_out: false, duration_ms: Math.round(check.duration_ms), output_digest: check.output_digest }));
+
+  const command = input.contract.verifier.command;
+  if (command !== null) {
+    const env = childEnvironment(ctx.env, { envAllowlist: COMMON_ENV_ALLOWLIST }).env;
+    const run = await runVerifierCommand(command, input.worktree, env);
+    await writeFileDurably(files.verifierOutput('workflow_verifier'), run.output, { mode: 0o600 });
+    const passed = run.exit_code === 0 && !run.timed_out;
+    steps.push(emit({ id: 'workflow_verifier', status: passed ? 'passed' : 'failed', exit_code: run.exit_code, timed_out: run.timed_out, duration_ms: run.duration_ms, output_digest: run.output_digest }));
+  }
+  return { status: steps.every((s) => s.status === 'passed') ? 'passed' : 'failed', steps, protectedTouched };
+}
+
+async function readBounded(file: string): Promise<string> {
+  const buffer = await readFile(file).catch(() => Buffer.alloc(0));
+  return buffer.subarray(0, MAX_OUTPUT_BYTES).toString('utf8');
+}
+
+async function readJson<S extends z.ZodType>(file: string, schema: S): Promise<z.infer<S> | null> {
+  const text = await readFile(file, 'utf8').catch(() => null);
+  if (text === null) return null;
+  try {
+    const parsed = schema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}

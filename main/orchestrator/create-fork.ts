@@ -1,0 +1,135 @@
+import { digestOf, sha256Digest } from '../../shared/digest';
+import { CitadelError } from '../../shared/errors';
+import { branchIdFor } from '../../shared/executors/executor-set-description';
+import { canonicalProfileOrder, executorSetDigest, profileDigest } from '../../shared/executors/executor-digests';
+import { synthesizeLegacyProfiles } from '../../shared/executors/legacy-runtimes';
+import type { ExecutorProfile } from '../../shared/executors/profile-schema';
+import { DEFAULT_BUDGET, type Budget, type ContractV1, type ContractV2 } from '../../shared/fork/contract';
+import type { ForkRecord } from '../../shared/fork/fork-record';
+import { gitBranchName } from '../../shared/fork/ids';
+import { repositoryInfo } from '../git/repository-info';
+import { crashPoint } from '../store/crash-points';
+import type { OrchestratorContext } from './context';
+import type { ForkRequest, SignerRecord } from './fork-request';
+import { loadWorkflow } from './load-workflow';
+import { newForkId } from './new-fork-id';
+import { adapterFor } from '../runtimes/registry';
+
+export type ExecutorInput = { kind: 'runtimes'; list: string } | { kind: 'executors'; profiles: readonly ExecutorProfile[] };
+
+export interface CreateForkInput {
+  readonly objective: string;
+  readonly executors: ExecutorInput;
+  readonly repo: string;
+  readonly workflowFile?: string | undefined;
+  readonly budgetSeconds?: number | undefined;
+  readonly demo?: boolean;
+}
+
+export interface CreatedFork {
+  readonly record: ForkRecord;
+  /** The target had uncommitted changes; they are not part of the fork (it starts from HEAD). */
+  readonly repoDirty: boolean;
+}
+
+const MAX_OBJECTIVE_BYTES = 64 * 1024;
+
+/**
+ * Freezes the request into an immutable contract and writes the fork's private state. Every input
+ * is validated before anything is written; nothing here touches the target repository.
+ */
+export async function createFork(ctx: OrchestratorContext, input: CreateForkInput): Promise<CreatedFork> {
+  const objective = validObjective(input.objective);
+  const { profiles, schemaVersion } = resolveProfiles(input.executors, ctx);
+  const budget = validBudget(input.budgetSeconds);
+  const repo = await repositoryInfo(input.repo);
+  const loaded = await loadWorkflow(input.workflowFile, repo.root);
+  const signer = await ctx.keys.loadOrCreateSigningKey(ctx.issuerId);
+
+  const core: ContractV1 = {
+    objective_digest: sha256Digest(objective),
+    scope: { repository: 'whole', effects: 'branch_worktree' },
+    policy: { protected_paths: [...loaded.protectedPaths], landing: 'selection_and_confirmation' },
+    budget,
+    workflow: loaded.workflow,
+    verifier: loaded.verifier,
+    base_revision: repo.head,
+  };
+  const contract: ContractV1 | ContractV2 =
+    schemaVersion === 1
+      ? core
+      : { ...core, executor_set_digest: executorSetDigest(profiles), signer_public_key_digest: signer.publicKeyDigest, issuer_id: signer.issuerId };
+
+  const forkId = newForkId(ctx.now().getTime());
+  const at = ctx.now().toISOString();
+  const record: ForkRecord = {
+    schema_version: schemaVersion,
+    fork_id: forkId,
+    demo: input.demo === true,
+    revision: 0,
+    state: 'pending',
+    created_at: at,
+    base_revision: repo.head,
+    contract_digest: digestOf(contract),
+    executor_set_digest: schemaVersion === 2 ? executorSetDigest(profiles) : null,
+    history: [{ state: 'pending', at }],
+    branches: profiles.map((profile) => {
+      const branchId = branchIdFor(profile.profile_id);
+      return {
+        branch_id: branchId,
+        profile_id: profile.profile_id,
+        runtime: profile.runtime,
+        executor_profile_digest: schemaVersion === 2 ? profileDigest(profile) : null,
+        git_branch: gitBranchName(forkId, branchId),
+        attempt: 1,
+        state: 'pending',
+        failure_code: null,
+        blocked_reason: null,
+        history: [{ state: 'pending', at }],
+      };
+    }),
+  };
+  const request: ForkRequest = { repo: repo.root, profiles };
+  const signerRecord: SignerRecord = {
+    issuer_id: signer.issuerId,
+    public_key_hex: Buffer.from(signer.publicKeyRaw).toString('hex'),
+    public_key_digest: signer.publicKeyDigest,
+    key_store: signer.store.kind,
+  };
+
+  await ctx.store.createForkDir(forkId);
+  const journal = await ctx.store.openJournal(forkId);
+  await journal.intent('fork.create', forkId);
+  await ctx.store.writeText(forkId, 'objective', objective);
+  await ctx.store.writeJson(forkId, 'request', request);
+  await ctx.store.writeJson(forkId, 'signer', signerRecord);
+  await ctx.store.writeJson(forkId, 'contract', contract);
+  crashPoint('fork.create:before-record');
+  await ctx.store.writeRecord(record);
+  await journal.result('fork.create', forkId, 'done');
+  ctx.events({ type: 'fork_state', fork_id: forkId, state: 'pending', revision: 0 });
+  return { record, repoDirty: repo.dirty };
+}
+
+function validObjective(objective: string): string {
+  const trimmed = objective.trim();
+  if (trimmed === '' || trimmed.includes('\0') || Buffer.byteLength(trimmed) > MAX_OBJECTIVE_BYTES) {
+    throw new CitadelError('OBJECTIVE_INVALID', `the objective must be non-empty text of at most ${MAX_OBJECTIVE_BYTES} bytes`);
+  }
+  return trimmed;
+}
+
+function validBudget(seconds: number | undefined): Budget {
+  if (seconds === undefined) return DEFAULT_BUDGET;
+  if (!Number.isInteger(seconds) || seconds < 1 || seconds > 7 * 24 * 3600) {
+    throw new CitadelError('BUDGET_INVALID', '--budget-seconds must be a whole number of seconds from 1 to 604800');
+  }
+  return { ...DEFAULT_BUDGET, max_duration_seconds: seconds };
+}
+
+function resolveProfiles(input: ExecutorInput, ctx: OrchestratorContext): { profiles: ExecutorProfile[]; schemaVersion: 1 | 2 } {
+  const result = input.kind === 'runtimes' ? synthesizeLegacyProfiles(input.list) : { ok: true as const, value: [...input.profiles] };
+  if (!result.ok) throw result.error;
+  for (const profile of result.value) adapterFor(profile.runtime, ctx.adapters);
+  return { profiles: canonicalProfileOrder(result.value), schemaVersion: input.kind === 'runtimes' ? 1 : 2 };
+}

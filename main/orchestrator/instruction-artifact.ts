@@ -1,0 +1,29 @@
+import type { Workflow } from '../../shared/fork/workflow';
+
+/**
+ * The runtime-local instruction artifact, given on stdin (decisions D5): the objective, the
+ * workflow steps in order, and the rules of the worktree. Identical for every branch of a fork
+ * except nothing: branches must receive the same declared work.
+ */
+export function instructionArtifact(objective: string, workflow: Workflow, protectedPaths: readonly string[]): string {
+  const steps = workflow.steps.map((step, i) => `${i + 1}. [${step.id}] ${step.instruction}`).join('\n');
+  const protectedList = protectedPaths.length === 0 ? '(none)' : protectedPaths.map((p) => `- ${p}`).join('\n');
+  return [
+    '# Objective',
+    '',
+    objective.trim(),
+    '',
+    '# Workflow',
+    '',
+    steps,
+    '',
+    '# Rules of this worktree',
+    '',
+    '- Work only inside the current directory. It is a git worktree created for you; other worktrees and the parent repository are off limits.',
+    '- Do not run git commands that change history or branches: no commit, checkout, switch, branch, reset, clean, stash, worktree, merge, rebase or push. Citadel commits your changes itself after you finish.',
+    '- Do not edit these protected paths (a change to any of them fails the branch):',
+    protectedList,
+    '- When you are done, stop. A verifier runs after you exit.',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,55 @@
+import { execFile } from 'node:child_process';
+import { isCitadelError } from '../../shared/errors';
+import type { ReadinessReport, RuntimeReadiness } from '../../shared/runtime/readiness';
+import { childEnvironment } from '../runtimes/env-allowlist';
+import { probeLocalProviders, type ProviderEndpoints, DEFAULT_PROVIDER_ENDPOINTS } from '../runtimes/local-providers';
+import { resolveExecutable } from '../runtimes/resolve-executable';
+import type { RuntimeAdapter } from '../runtimes/runtime-adapter';
+
+const VERSION_TIMEOUT_MS = 5000;
+
+/**
+ * `citadel runtimes`: for each adapter, the executable found on PATH and its version, whether
+ * credentials appear configured (names only, never values), and what local providers serve.
+ */
+export async function readinessReport(
+  adapters: Readonly<Record<string, RuntimeAdapter>>,
+  env: Readonly<Record<string, string | undefined>>,
+  endpoints: ProviderEndpoints = DEFAULT_PROVIDER_ENDPOINTS,
+): Promise<ReadinessReport> {
+  const [runtimes, local_providers] = await Promise.all([
+    Promise.all(Object.values(adapters).map((adapter) => runtimeReadiness(adapter, env))),
+    probeLocalProviders(endpoints),
+  ]);
+  return { runtimes, local_providers };
+}
+
+async function runtimeReadiness(adapter: RuntimeAdapter, parentEnv: Readonly<Record<string, string | undefined>>): Promise<RuntimeReadiness> {
+  const { env, presentNames } = childEnvironment(parentEnv, adapter);
+  const sources = presentNames.filter((name) => adapter.credentialEnvNames.includes(name));
+  const credentials = { configured: sources.length > 0, sources };
+  try {
+    const resolved = await resolveExecutable(adapter.executable, adapter.vendorPackage, { env });
+    return {
+      runtime: adapter.id,
+      executable: { name: adapter.executable, found: true, path: resolved.foundAt, via: resolved.via, version: await versionOf(resolved.command, [...resolved.argsPrefix, '--version'], env), problem: null },
+      credentials,
+    };
+  } catch (error) {
+    if (!isCitadelError(error)) throw error;
+    return {
+      runtime: adapter.id,
+      executable: { name: adapter.executable, found: false, path: null, via: null, version: null, problem: `${error.code}: ${error.message}` },
+      credentials,
+    };
+  }
+}
+
+function versionOf(command: string, args: string[], env: Record<string, string>): Promise<string | null> {
+  return new Promise((resolve) => {
+    execFile(command, args, { env, timeout: VERSION_TIMEOUT_MS, shell: false, maxBuffer: 64 * 1024 }, (error, stdout) => {
+      const line = stdout.toString().trim().split('\n')[0]?.trim() ?? '';
+      resolve(error || line === '' ? null : line.slice(0, 200));
+    });
+  });
+}

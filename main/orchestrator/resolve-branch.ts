@@ -1,0 +1,50 @@
+import { CitadelError } from '../../shared/errors';
+import type { ForkRecord } from '../../shared/fork/fork-record';
+import { deleteBranch } from '../git/delete-branch';
+import { removeWorktree } from '../git/remove-worktree';
+import { readStatus } from '../runtimes/process-control/read-status';
+import { isRuntimeAlive, isSupervisorAlive } from '../runtimes/process-control/run-liveness';
+import { stopRun } from '../runtimes/process-control/stop-run';
+import { withForkLock } from '../store/fork-lock';
+import { branchFiles } from './branch-files';
+import type { OrchestratorContext } from './context';
+import { ForkRequestSchema } from './fork-request';
+import { commitTransition } from './record-transitions';
+
+export type Resolution = 'mark-failed' | 'retry';
+
+/**
+ * The explicit operator decision for a blocked branch (decisions D11). `mark-failed` settles it
+ * as failed with its outcome unknown; `retry` discards the attempt's worktree (its evidence stays)
+ * and makes a fresh attempt from the base revision, which `resume` then launches.
+ */
+export async function resolveBranch(ctx: OrchestratorContext, forkId: string, branchId: string, resolution: Resolution): Promise<ForkRecord> {
+  await ctx.store.readRecord(forkId);
+  return withForkLock(ctx.store.forkDir(forkId), async () => {
+    const record = await ctx.store.readRecord(forkId);
+    const branch = record.branches.find((b) => b.branch_id === branchId);
+    if (!branch) throw new CitadelError('BRANCH_NOT_FOUND', `no branch ${branchId} in ${forkId}`);
+    if (branch.state !== 'blocked') {
+      throw new CitadelError('FORK_STATE_CONFLICT', `${branchId} is ${branch.state}; only a blocked branch needs a decision`, { details: { state: branch.state } });
+    }
+    const journal = await ctx.store.openJournal(forkId);
+    const key = `${branchId}#${branch.attempt}`;
+    await journal.intent('branch.resolve', key, { resolution });
+    let next: ForkRecord;
+    if (resolution === 'mark-failed') {
+      next = await commitTransition(ctx, record, { [branchId]: { state: 'failed', failure_code: 'RUNTIME_OUTCOME_UNKNOWN', blocked_reason: null } });
+    } else {
+      const files = branchFiles(ctx, forkId, branchId, branch.attempt);
+      const status = await readStatus(files.status).catch(() => null);
+      if (status?.phase === 'running' && (isSupervisorAlive(status) || isRuntimeAlive(status))) await stopRun(files.status, status, 5000);
+      const { repo } = await ctx.store.readJson(forkId, 'request', ForkRequestSchema);
+      await removeWorktree(repo, ctx.root.worktreeDir(forkId, branchId));
+      await deleteBranch(repo, branch.git_branch);
+      next = await commitTransition(ctx, record, {
+        [branchId]: { state: 'pending', failure_code: null, blocked_reason: null, attempt: branch.attempt + 1 },
+      });
+    }
+    await journal.result('branch.resolve', key, 'done', { resolution });
+    return next;
+  });
+}

@@ -1,0 +1,52 @@
+import { CitadelError, isCitadelError } from '../../shared/errors';
+import type { ForkRecord } from '../../shared/fork/fork-record';
+import { readStatus } from '../runtimes/process-control/read-status';
+import { stopRun, type StopResult } from '../runtimes/process-control/stop-run';
+import { writeJsonDurably } from '../store/atomic-file';
+import { branchFiles } from './branch-files';
+import type { OrchestratorContext } from './context';
+import { driveFork } from './drive-fork';
+
+const GRACE_MS = 5000;
+
+export interface StopOutcome {
+  readonly stopped: ReadonlyArray<{ branch_id: string } & StopResult>;
+  readonly record: ForkRecord;
+}
+
+/**
+ * STOP: an independent control path that needs no fork lock, so it works while another process
+ * drives the fork. It ends the runtime's process group; the supervisor records that the process
+ * is gone, and collection records the branch outcome (STOPPED_BY_OPERATOR) as a separate fact.
+ */
+export async function stopFork(ctx: OrchestratorContext, forkId: string, branchId?: string): Promise<StopOutcome> {
+  const record = await ctx.store.readRecord(forkId);
+  if (branchId !== undefined && !record.branches.some((b) => b.branch_id === branchId)) {
+    throw new CitadelError('BRANCH_NOT_FOUND', `no branch ${branchId} in ${forkId}`);
+  }
+  const targets = record.branches.filter((b) => b.state === 'running' && (branchId === undefined || b.branch_id === branchId));
+  if (branchId !== undefined && targets.length === 0) {
+    throw new CitadelError('FORK_STATE_CONFLICT', `${branchId} is not running`, { details: { branch_id: branchId } });
+  }
+  const stopped = await Promise.all(
+    targets.map(async (branch) => {
+      const files = branchFiles(ctx, forkId, branch.branch_id, branch.attempt);
+      ctx.events({ type: 'runtime', fork_id: forkId, branch_id: branch.branch_id, phase: 'stop_requested' });
+      const status = await readStatus(files.status);
+      const result = await stopRun(files.status, status, GRACE_MS);
+      await writeJsonDurably(`${files.dir}/stop.json`, { requested_at: ctx.now().toISOString(), ...result }, { mode: 0o600 });
+      return { branch_id: branch.branch_id, ...result };
+    }),
+  );
+  return { stopped, record: await collectIfFree(ctx, forkId, record) };
+}
+
+/** Records the outcome now unless another process drives the fork: that one records it instead. */
+async function collectIfFree(ctx: OrchestratorContext, forkId: string, fallback: ForkRecord): Promise<ForkRecord> {
+  try {
+    return await driveFork(ctx, forkId, 'exited-only', { lockWaitMs: 1000 });
+  } catch (error) {
+    if (isCitadelError(error) && error.code === 'FORK_LOCKED') return fallback;
+    throw error;
+  }
+}

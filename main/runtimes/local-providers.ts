@@ -1,0 +1,78 @@
+import { isVersionAtLeast, MIN_OLLAMA_VERSION, type LocalProviderReadiness } from '../../shared/runtime/readiness';
+
+const PROBE_TIMEOUT_MS = 1500;
+const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface ProviderEndpoints {
+  readonly ollama: string;
+  readonly lmstudio: string;
+}
+
+/** Default local endpoints, as Codex uses them (recordings: localhost:11434 and :1234). */
+export const DEFAULT_PROVIDER_ENDPOINTS: ProviderEndpoints = {
+  ollama: 'http://127.0.0.1:11434',
+  lmstudio: 'http://127.0.0.1:1234',
+};
+
+/** Asks Ollama (`/api/version`, `/api/tags`) and LM Studio (`/v1/models`) what they serve. Never hangs. */
+export async function probeLocalProviders(endpoints: ProviderEndpoints = DEFAULT_PROVIDER_ENDPOINTS): Promise<LocalProviderReadiness[]> {
+  return Promise.all([probeOllama(endpoints.ollama), probeLmStudio(endpoints.lmstudio)]);
+}
+
+async function probeOllama(baseUrl: string): Promise<LocalProviderReadiness> {
+  const version = await getJson(`${baseUrl}/api/version`);
+  if (!version.ok) return unreachable('ollama', baseUrl, version.problem);
+  const versionText = typeof (version.body as { version?: unknown }).version === 'string' ? (version.body as { version: string }).version : null;
+  const tags = await getJson(`${baseUrl}/api/tags`);
+  const models = tags.ok ? modelNames((tags.body as { models?: unknown }).models, 'name') : [];
+  const supported = versionText === null ? null : isVersionAtLeast(versionText, MIN_OLLAMA_VERSION);
+  return {
+    provider: 'ollama',
+    base_url: baseUrl,
+    reachable: true,
+    version: versionText,
+    version_supported: supported,
+    models,
+    problem: supported === false ? `Ollama ${versionText} is older than ${MIN_OLLAMA_VERSION}, which Codex requires` : tags.ok ? null : tags.problem,
+  };
+}
+
+async function probeLmStudio(baseUrl: string): Promise<LocalProviderReadiness> {
+  const listed = await getJson(`${baseUrl}/v1/models`);
+  if (!listed.ok) return unreachable('lmstudio', baseUrl, listed.problem);
+  return {
+    provider: 'lmstudio',
+    base_url: baseUrl,
+    reachable: true,
+    version: null,
+    version_supported: null,
+    models: modelNames((listed.body as { data?: unknown }).data, 'id'),
+    problem: null,
+  };
+}
+
+function unreachable(provider: 'ollama' | 'lmstudio', baseUrl: string, problem: string): LocalProviderReadiness {
+  return { provider, base_url: baseUrl, reachable: false, version: null, version_supported: null, models: [], problem };
+}
+
+function modelNames(list: unknown, key: 'name' | 'id'): string[] {
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((item) => {
+    const value = (item as Record<string, unknown> | null)?.[key];
+    return typeof value === 'string' ? [value] : [];
+  });
+}
+
+async function getJson(url: string): Promise<{ ok: true; body: unknown } | { ok: false; problem: string }> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS), redirect: 'error' });
+    if (!response.ok) return { ok: false, problem: `HTTP ${response.status} from ${new URL(url).pathname}` };
+    const text = await response.text();
+    if (text.length > MAX_BODY_BYTES) return { ok: false, problem: 'response too large' };
+    return { ok: true, body: JSON.parse(text) as unknown };
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code;
+    if (error instanceof DOMException && error.name === 'TimeoutError') return { ok: false, problem: 'no answer within 1.5 s' };
+    return { ok: false, problem: cause === 'ECONNREFUSED' ? 'not running (connection refused)' : 'not reachable' };
+  }
+}

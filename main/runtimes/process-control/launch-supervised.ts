@@ -1,0 +1,98 @@
+import { spawn } from 'node:child_process';
+import { lstat } from 'node:fs/promises';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CitadelError, isCitadelError } from '../../../shared/errors';
+import { zodViolations } from '../../../shared/zod-violations';
+import { writeJsonDurably } from '../../store/atomic-file';
+import { LaunchSpecSchema, type LaunchSpec } from '../supervisor/launch-spec';
+import type { RunStatus } from '../supervisor/run-status';
+import { readStatus } from './read-status';
+
+/** Node start-up on a loaded machine plus the supervisor's first durable write, with room to spare. */
+const START_TIMEOUT_MS = 15_000;
+const START_POLL_MS = 25;
+
+/** The launch spec sits beside its status file, so one run's files stay together. */
+export function launchSpecFileFor(statusFile: string): string {
+  return statusFile.replace(/(\.json)?$/, '.launch.json');
+}
+
+/**
+ * Starts a runtime under a detached supervisor that outlives this process, and returns the
+ * supervisor's first record: `running`, or `exited` when the runtime could not be spawned.
+ * SUPERVISOR_START_UNCERTAIN means no record appeared in time and the supervisor may still start
+ * the runtime: a launch is not repeatable, so the caller must not retry it (decisions D11).
+ */
+export async function launchSupervised(
+  spec: LaunchSpec,
+  supervisorScriptPath: string,
+  nodeExecPath: string = process.execPath,
+): Promise<RunStatus> {
+  const parsed = LaunchSpecSchema.safeParse(spec);
+  if (!parsed.success) {
+    throw new CitadelError('LAUNCH_SPEC_INVALID', 'the launch spec is invalid', {
+      violations: zodViolations(parsed.error.issues, [], spec),
+    });
+  }
+  const statusFile = parsed.data.status_file;
+  // An old record would be read as this run's; a second launch into the same place is refused.
+  if (await exists(statusFile)) {
+    throw new CitadelError('RUN_STATUS_EXISTS', `run status ${statusFile} already exists`, { details: { status_file: statusFile } });
+  }
+  const specFile = launchSpecFileFor(statusFile);
+  // The spec carries the runtime's environment, credentials included: owner-only.
+  await writeJsonDurably(specFile, parsed.data, { mode: 0o600 });
+
+  const supervisor = spawn(nodeExecPath, [supervisorScriptPath, specFile], {
+    detached: true,
+    stdio: 'ignore',
+    shell: false,
+    // Nothing of this process's environment (NODE_OPTIONS included) reaches the supervisor.
+    env: {},
+    cwd: path.dirname(statusFile),
+  });
+  supervisor.unref();
+  let ended: string | undefined;
+  supervisor.once('error', (error: NodeJS.ErrnoException) => (ended = error.code ?? error.message));
+  supervisor.once('exit', (code, signal) => (ended = signal ?? `exit code ${code}`));
+
+  const giveUpAt = performance.now() + START_TIMEOUT_MS;
+  for (;;) {
+    // Noted before reading: a supervisor writes its record before it exits, so an exit seen
+    // here and no record read after it means it never wrote one.
+    const endedBeforeRead = ended;
+    const status = await readStatusIfWritten(statusFile);
+    if (status !== null) return status;
+    if (endedBeforeRead !== undefined) {
+      throw new CitadelError('SUPERVISOR_START_FAILED', `the supervisor ended without a status record (${endedBeforeRead})`, {
+        details: { reason: endedBeforeRead },
+      });
+    }
+    if (performance.now() >= giveUpAt) {
+      throw new CitadelError('SUPERVISOR_START_UNCERTAIN', `the supervisor wrote no status within ${START_TIMEOUT_MS} ms`, {
+        details: { supervisor_pid: supervisor.pid ?? null, status_file: statusFile },
+      });
+    }
+    await sleep(START_POLL_MS);
+  }
+}
+
+async function readStatusIfWritten(statusFile: string): Promise<RunStatus | null> {
+  try {
+    return await readStatus(statusFile);
+  } catch (error) {
+    if (isCitadelError(error) && error.code === 'RUN_STATUS_MISSING') return null;
+    throw error;
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await lstat(file);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+}

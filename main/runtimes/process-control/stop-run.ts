@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import type { RunStatus } from '../supervisor/run-status';
+import { isRuntimeAlive, isSupervisorAlive } from './run-liveness';
+import { terminateProcessGroup } from './terminate-process-group';
+import { waitForExit } from './wait-for-exit';
+
+/** How long past the grace period a signalled supervisor gets to finish before STOP goes around it. */
+const SUPERVISOR_SLACK_MS = 5_000;
+/** How long SIGKILL gets to take effect on the direct path. */
+const KILL_SETTLE_MS = 5_000;
+const POLL_MS = 50;
+
+/** What STOP did. It records nothing: the caller journals this fact and, separately, the branch outcome. */
+export const StopResultSchema = z.strictObject({
+  process_gone: z.boolean(),
+  via: z.enum(['supervisor', 'direct', 'already_gone']),
+});
+export type StopResult = z.infer<typeof StopResultSchema>;
+
+/**
+ * STOP as an independent control path (spec/adapters-and-safety.md). A live supervisor is asked
+ * (SIGTERM) so that it records `stopped`; a supervisor that is gone, overruns its grace period or
+ * has no readable record is bypassed and the runtime's process group is ended directly.
+ */
+export async function stopRun(statusFile: string, status: RunStatus, graceMs: number): Promise<StopResult> {
+  // The supervisor writes `exited` only once the runtime's whole group is gone.
+  if (status.phase === 'exited') return { process_gone: true, via: 'already_gone' };
+  if (isSupervisorAlive(status) && signal(status.supervisor_pid) && (await supervisorFinished(statusFile, graceMs))) {
+    return { process_gone: true, via: 'supervisor' };
+  }
+  if (!isRuntimeAlive(status)) return { process_gone: true, via: 'already_gone' };
+  const gone = await terminateProcessGroup(status.runtime_pgid, {
+    graceMs,
+    settleMs: KILL_SETTLE_MS,
+    pollMs: POLL_MS,
+    stillAlive: () => isRuntimeAlive(status),
+  });
+  return { process_gone: gone, via: 'direct' };
+}
+
+function signal(pid: number): boolean {
+  try {
+    process.kill(pid, 'SIGTERM');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Exited, or lost (supervisor and runtime both gone), within the grace period plus slack. */
+async function supervisorFinished(statusFile: string, graceMs: number): Promise<boolean> {
+  try {
+    await waitForExit(statusFile, { pollMs: POLL_MS, signal: AbortSignal.timeout(graceMs + SUPERVISOR_SLACK_MS) });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,28 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** setTimeout fires at once for delays above 2^31 - 1 ms, so longer timers are refused rather than misfired. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+// spawn() refuses NUL bytes in argv and env; refusing them here turns a crash into a validation error.
+const TextSchema = z.string().refine((text) => !text.includes('\0'), { message: 'must not contain NUL', params: { rule: 'nul_byte' } });
+const AbsolutePathSchema = TextSchema.refine((file) => path.isAbsolute(file), {
+  message: 'must be an absolute path',
+  params: { rule: 'not_absolute' },
+});
+
+/** What the detached supervisor runs: one runtime child, its files, and its time limit. */
+export const LaunchSpecSchema = z.strictObject({
+  command: TextSchema.min(1),
+  args: z.array(TextSchema),
+  cwd: AbsolutePathSchema,
+  /** The runtime's whole environment: nothing is inherited (decisions D6). */
+  env: z.record(z.string().regex(/^[^=\0]+$/), TextSchema),
+  stdin_file: AbsolutePathSchema,
+  stdout_file: AbsolutePathSchema,
+  stderr_file: AbsolutePathSchema,
+  status_file: AbsolutePathSchema,
+  timeout_ms: z.int().positive().max(MAX_TIMER_MS),
+  kill_grace_ms: z.int().nonnegative().max(MAX_TIMER_MS),
+});
+export type LaunchSpec = z.infer<typeof LaunchSpecSchema>;

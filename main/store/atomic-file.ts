@@ -1,0 +1,29 @@
+import { open } from 'node:fs/promises';
+import path from 'node:path';
+// write-file-atomic (npm's own) writes a temp file, fsyncs it and renames it over the target.
+import writeFileAtomic from 'write-file-atomic';
+import { crashPoint } from './crash-points';
+
+/** temp + fsync + rename + directory fsync (decisions D11): a reader sees the old or the new file, never a torn one. */
+export async function writeFileDurably(file: string, data: string | Buffer, options: { mode?: number } = {}): Promise<void> {
+  await writeFileAtomic(file, data, {
+    fsync: true,
+    ...(options.mode === undefined ? {} : { mode: options.mode }),
+    tmpfileCreated: () => crashPoint('atomic-write:temp-created'),
+  });
+  await fsyncDirectory(path.dirname(file));
+}
+
+export async function writeJsonDurably(file: string, value: unknown, options: { mode?: number } = {}): Promise<void> {
+  await writeFileDurably(file, `${JSON.stringify(value, null, 2)}\n`, options);
+}
+
+/** Makes a rename or a newly created entry in `dir` survive power loss. */
+export async function fsyncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

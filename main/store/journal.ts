@@ -1,0 +1,110 @@
+import { open, readFile, truncate } from 'node:fs/promises';
+import { z } from 'zod';
+import { CitadelError } from '../../shared/errors';
+import { crashPoint } from './crash-points';
+
+/** Effects that go through the journal (decisions D11), each with whether a retry is safe. */
+export const EFFECTS = {
+  'fork.create': { repeatable: true },
+  'worktree.create': { repeatable: true },
+  'runtime.launch': { repeatable: false },
+  'runtime.stop': { repeatable: true },
+  'receipt.collect': { repeatable: true },
+  'branch.resolve': { repeatable: true },
+  'fork.clean': { repeatable: true },
+  'selection.record': { repeatable: true },
+  'landing.merge': { repeatable: false },
+} as const satisfies Record<string, { repeatable: boolean }>;
+export type EffectName = keyof typeof EFFECTS;
+
+const EffectNameSchema = z.enum(Object.keys(EFFECTS) as [EffectName, ...EffectName[]]);
+
+export const JournalRecordSchema = z.strictObject({
+  seq: z.number().int().nonnegative(),
+  at: z.string(),
+  effect: EffectNameSchema,
+  key: z.string().min(1),
+  phase: z.enum(['intent', 'result']),
+  outcome: z.enum(['done', 'failed']).optional(),
+  data: z.record(z.string(), z.json()).optional(),
+});
+export type JournalRecord = z.infer<typeof JournalRecordSchema>;
+
+export type EffectStatus = 'not-started' | 'in-doubt' | 'done' | 'failed';
+
+/**
+ * Append-only, fsynced JSONL journal. An intent is durable before its effect runs and a result
+ * after; recovery reads the pair to decide retry, skip or block.
+ */
+export class Journal {
+  private constructor(
+    private readonly file: string,
+    private readonly entries: JournalRecord[],
+    private readonly now: () => Date,
+  ) {}
+
+  /**
+   * Loads the journal. A torn final line (a crash mid-append, never acknowledged) is cut off;
+   * any other malformed line means the journal is corrupt and nothing proceeds.
+   */
+  static async open(file: string, now: () => Date = () => new Date()): Promise<Journal> {
+    const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return '';
+      throw error;
+    });
+    // Every acknowledged record ends with a newline, so whatever follows the last one is torn.
+    const complete = text.split('\n').slice(0, -1);
+    if (!text.endsWith('\n') && text !== '') await truncate(file, Buffer.byteLength(complete.map((l) => `${l}\n`).join('')));
+    const entries = complete.map((line, index) => {
+      const parsed = JournalRecordSchema.safeParse(safeJson(line));
+      if (!parsed.success) throw new CitadelError('FORK_RECORD_INVALID', `journal line ${index + 1} is malformed`, { details: { file } });
+      return parsed.data;
+    });
+    return new Journal(file, entries, now);
+  }
+
+  records(): readonly JournalRecord[] {
+    return this.entries;
+  }
+
+  status(effect: EffectName, key: string): EffectStatus {
+    const mine = this.entries.filter((r) => r.effect === effect && r.key === key);
+    const result = mine.findLast((r) => r.phase === 'result');
+    if (result) return result.outcome === 'failed' ? 'failed' : 'done';
+    return mine.length > 0 ? 'in-doubt' : 'not-started';
+  }
+
+  resultOf(effect: EffectName, key: string): JournalRecord | undefined {
+    return this.entries.findLast((r) => r.effect === effect && r.key === key && r.phase === 'result');
+  }
+
+  async intent(effect: EffectName, key: string, data?: Record<string, z.core.util.JSONType>): Promise<void> {
+    await this.append({ effect, key, phase: 'intent', ...(data ? { data } : {}) });
+    crashPoint(`${effect}:after-intent`);
+  }
+
+  async result(effect: EffectName, key: string, outcome: 'done' | 'failed', data?: Record<string, z.core.util.JSONType>): Promise<void> {
+    crashPoint(`${effect}:before-result`);
+    await this.append({ effect, key, phase: 'result', outcome, ...(data ? { data } : {}) });
+  }
+
+  private async append(record: Omit<JournalRecord, 'seq' | 'at'>): Promise<void> {
+    const full: JournalRecord = { seq: this.entries.length, at: this.now().toISOString(), ...record };
+    const handle = await open(this.file, 'a', 0o600);
+    try {
+      await handle.write(`${JSON.stringify(full)}\n`);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    this.entries.push(full);
+  }
+}
+
+function safeJson(line: string): unknown {
+  try {
+    return JSON.parse(line) as unknown;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,68 @@
+import { spawn } from 'node:child_process';
+import { sha256Digest } from '../../shared/digest';
+import type { VerifierCommand } from '../../shared/fork/workflow';
+
+export interface VerifierCommandResult {
+  readonly exit_code: number | null;
+  readonly timed_out: boolean;
+  readonly spawn_error: string | null;
+  readonly duration_ms: number;
+  readonly output: Buffer;
+  readonly output_digest: string;
+}
+
+const MAX_OUTPUT_BYTES = 8 * 1024 * 1024;
+const KILL_GRACE_MS = 2000;
+
+/**
+ * Runs the workflow verifier (decisions D7): a bare executable on PATH, literal args, shell: false,
+ * in the branch worktree, with a timeout that kills its whole process group.
+ */
+export function runVerifierCommand(
+  verifier: VerifierCommand,
+  cwd: string,
+  env: Readonly<Record<string, string>>,
+): Promise<VerifierCommandResult> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let timedOut = false;
+    let spawnError: string | null = null;
+    const child = spawn(verifier.command, verifier.args, { cwd, env: { ...env }, shell: false, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const collect = (chunk: Buffer): void => {
+      if (size >= MAX_OUTPUT_BYTES) return;
+      chunks.push(chunk.subarray(0, MAX_OUTPUT_BYTES - size));
+      size += chunk.length;
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    const killGroup = (signal: NodeJS.Signals): void => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, signal);
+      } catch {
+        // the group is already gone
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup('SIGTERM');
+      setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS).unref();
+    }, verifier.timeout_seconds * 1000);
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      spawnError = error.code ?? 'spawn_failed';
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const output = Buffer.concat(chunks);
+      resolve({
+        exit_code: spawnError === null ? code : null,
+        timed_out: timedOut,
+        spawn_error: spawnError,
+        duration_ms: Math.round(performance.now() - started),
+        output,
+        output_digest: sha256Digest(output),
+      });
+    });
+  });
+}

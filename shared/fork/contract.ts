@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { DigestSchema } from '../digest';
+import { CommitShaSchema, IssuerIdSchema } from './ids';
+import { VerifierSchema, WorkflowSchema } from './workflow';
+
+export const ScopeSchema = z.strictObject({
+  repository: z.literal('whole'),
+  effects: z.literal('branch_worktree'),
+});
+
+export const PolicySchema = z.strictObject({
+  protected_paths: z.array(z.string()),
+  landing: z.literal('selection_and_confirmation'),
+});
+
+/** Budget (decisions D8): unknown cost limit is null, meaning unlimited. */
+export const BudgetSchema = z.strictObject({
+  max_duration_seconds: z.number().int().min(1).max(7 * 24 * 3600),
+  max_cost_usd: z.number().positive().nullable(),
+  max_attempts: z.number().int().min(1).max(10),
+});
+export type Budget = z.infer<typeof BudgetSchema>;
+
+export const DEFAULT_BUDGET: Budget = { max_duration_seconds: 1800, max_cost_usd: null, max_attempts: 1 };
+
+const ContractCore = {
+  objective_digest: DigestSchema,
+  scope: ScopeSchema,
+  policy: PolicySchema,
+  budget: BudgetSchema,
+  workflow: WorkflowSchema,
+  verifier: VerifierSchema,
+  base_revision: CommitShaSchema,
+};
+
+/** Schema 1 (`--runtimes`): the shared operation contract of decisions D3. */
+export const ContractV1Schema = z.strictObject(ContractCore);
+/** Schema 2 (`--executors`): additionally binds the executor set and the signer. */
+export const ContractV2Schema = z.strictObject({
+  ...ContractCore,
+  executor_set_digest: DigestSchema,
+  signer_public_key_digest: DigestSchema,
+  issuer_id: IssuerIdSchema,
+});
+export type ContractV1 = z.infer<typeof ContractV1Schema>;
+export type ContractV2 = z.infer<typeof ContractV2Schema>;
+export type Contract = ContractV1 | ContractV2;

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { FailureCodeSchema } from '../runtime/telemetry';
+import { BranchStateSchema, ForkStateSchema } from './fork-record';
+
+/** Typed events the orchestrator streams to every shell (CLI progress, Mission Control). */
+export const ForkEventSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('fork_state'), fork_id: z.string(), state: ForkStateSchema, revision: z.number().int() }),
+  z.strictObject({
+    type: z.literal('branch_state'),
+    fork_id: z.string(),
+    branch_id: z.string(),
+    state: BranchStateSchema,
+    failure_code: FailureCodeSchema.nullable(),
+  }),
+  z.strictObject({
+    type: z.literal('runtime'),
+    fork_id: z.string(),
+    branch_id: z.string(),
+    phase: z.enum(['worktree_ready', 'launched', 'exited', 'stop_requested', 'lost']),
+  }),
+  z.strictObject({
+    type: z.literal('verifier_step'),
+    fork_id: z.string(),
+    branch_id: z.string(),
+    step: z.enum(['git_diff_check', 'workflow_verifier', 'protected_paths']),
+    status: z.enum(['passed', 'failed', 'not_run']),
+  }),
+]);
+export type ForkEvent = z.infer<typeof ForkEventSchema>;
+export type ForkEventSink = (event: ForkEvent) => void;

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { DigestSchema } from '../digest';
+import { FailureCodeSchema } from '../runtime/telemetry';
+import { BranchIdSchema, CommitShaSchema, ForkIdSchema, IsoTimeSchema } from './ids';
+
+/** Parent fork states (spec/operation-fork.md, States). */
+export const FORK_STATES = ['pending', 'running', 'ready', 'selected', 'landed', 'blocked', 'failed', 'unknown'] as const;
+export const ForkStateSchema = z.enum(FORK_STATES);
+export type ForkState = z.infer<typeof ForkStateSchema>;
+
+/** Branch states (the Operations Protocol states). */
+export const BRANCH_STATES = ['pending', 'running', 'passed', 'failed', 'blocked', 'unknown'] as const;
+export const BranchStateSchema = z.enum(BRANCH_STATES);
+export type BranchState = z.infer<typeof BranchStateSchema>;
+
+/** Why a branch waits for an operator: enumerated, never free text. */
+export const BlockedReasonSchema = z.enum(['launch_in_doubt', 'process_lost', 'collect_failed']);
+export type BlockedReason = z.infer<typeof BlockedReasonSchema>;
+
+export const StateChangeSchema = z.strictObject({ state: z.string(), at: IsoTimeSchema });
+export type StateChange = z.infer<typeof StateChangeSchema>;
+
+export const RuntimeLabelSchema = z.string().regex(/^[a-z][a-z0-9-]{0,31}$/);
+
+export const BranchRecordSchema = z.strictObject({
+  branch_id: BranchIdSchema,
+  profile_id: z.string(),
+  runtime: RuntimeLabelSchema,
+  executor_profile_digest: DigestSchema.nullable(),
+  git_branch: z.string(),
+  attempt: z.number().int().min(1),
+  state: BranchStateSchema,
+  failure_code: FailureCodeSchema.nullable(),
+  blocked_reason: BlockedReasonSchema.nullable(),
+  history: z.array(StateChangeSchema),
+});
+export type BranchRecord = z.infer<typeof BranchRecordSchema>;
+
+/** The public-safe fork snapshot (`fork.json`): ids, digests and states; no paths, no prompt. */
+export const ForkRecordSchema = z.strictObject({
+  schema_version: z.union([z.literal(1), z.literal(2)]),
+  fork_id: ForkIdSchema,
+  demo: z.boolean(),
+  revision: z.number().int().nonnegative(),
+  state: ForkStateSchema,
+  created_at: IsoTimeSchema,
+  base_revision: CommitShaSchema,
+  contract_digest: DigestSchema,
+  executor_set_digest: DigestSchema.nullable(),
+  history: z.array(StateChangeSchema),
+  branches: z.array(BranchRecordSchema).min(2),
+});
+export type ForkRecord = z.infer<typeof ForkRecordSchema>;
+
+/** `citadel fork status --json` (decisions D13). */
+export const ForkStatusSchema = z.strictObject({
+  fork_id: ForkIdSchema,
+  schema_version: z.union([z.literal(1), z.literal(2)]),
+  demo: z.boolean(),
+  state: ForkStateSchema,
+  revision: z.number().int(),
+  base_revision: CommitShaSchema,
+  contract_digest: DigestSchema,
+  executor_set_digest: DigestSchema.nullable(),
+  created_at: IsoTimeSchema,
+  branches: z.array(
+    z.strictObject({
+      branch_id: BranchIdSchema,
+      profile_id: z.string(),
+      runtime: RuntimeLabelSchema,
+      state: BranchStateSchema,
+      failure_code: FailureCodeSchema.nullable(),
+      blocked_reason: BlockedReasonSchema.nullable(),
+      attempt: z.number().int(),
+    }),
+  ),
+});
+export type ForkStatus = z.infer<typeof ForkStatusSchema>;

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { DigestSchema } from '../digest';
+import { FailureCodeSchema, TelemetrySchema } from '../runtime/telemetry';
+import { BranchIdSchema, CommitShaSchema, ForkIdSchema, IssuerIdSchema, IsoTimeSchema } from './ids';
+import { RuntimeLabelSchema } from './fork-record';
+
+export const DiffSummarySchema = z.strictObject({
+  files_changed: z.number().int().nonnegative(),
+  insertions: z.number().int().nonnegative(),
+  deletions: z.number().int().nonnegative(),
+});
+export type DiffSummary = z.infer<typeof DiffSummarySchema>;
+
+export const VerifierStepSchema = z.strictObject({
+  id: z.enum(['git_diff_check', 'workflow_verifier', 'protected_paths']),
+  status: z.enum(['passed', 'failed', 'not_run']),
+  exit_code: z.number().int().nullable(),
+  timed_out: z.boolean(),
+  duration_ms: z.number().int().nonnegative().nullable(),
+  output_digest: DigestSchema.nullable(),
+});
+export type VerifierStep = z.infer<typeof VerifierStepSchema>;
+
+export const VerifierEvidenceSchema = z.strictObject({
+  status: z.enum(['passed', 'failed', 'not_run']),
+  steps: z.array(VerifierStepSchema),
+});
+export type VerifierEvidence = z.infer<typeof VerifierEvidenceSchema>;
+
+export const InstructionFileSchema = z.strictObject({ path: z.string(), digest: DigestSchema.nullable(), kind: z.enum(['file', 'directory', 'other']) });
+
+/** The signed execution receipt (decisions D9): every branch fact compare or display uses. */
+export const ExecutionReceiptSchema = z.strictObject({
+  schema_version: z.literal(1),
+  kind: z.literal('execution_receipt'),
+  fork_id: ForkIdSchema,
+  branch_id: BranchIdSchema,
+  attempt: z.number().int().min(1),
+  runtime: RuntimeLabelSchema,
+  contract_digest: DigestSchema,
+  executor_profile_digest: DigestSchema.nullable(),
+  argv_digest: DigestSchema,
+  instruction_digest: DigestSchema,
+  env_names: z.array(z.string()),
+  instruction_files: z.array(InstructionFileSchema),
+  started_at: IsoTimeSchema.nullable(),
+  ended_at: IsoTimeSchema.nullable(),
+  duration_ms: z.number().int().nonnegative().nullable(),
+  exit: z.strictObject({
+    code: z.number().int().nullable(),
+    signal: z.string().nullable(),
+    timed_out: z.boolean(),
+    stopped: z.boolean(),
+  }),
+  base_revision: CommitShaSchema,
+  result_commit: CommitShaSchema.nullable(),
+  result_tree: CommitShaSchema.nullable(),
+  diff: DiffSummarySchema.nullable(),
+  diff_digest: DigestSchema.nullable(),
+  verifier: VerifierEvidenceSchema,
+  telemetry: TelemetrySchema,
+  status: z.enum(['passed', 'failed']),
+  failure_code: FailureCodeSchema.nullable(),
+});
+export type ExecutionReceipt = z.infer<typeof ExecutionReceiptSchema>;
+
+/** The complete branch result used by comparison and display, bound by the observation digest. */
+export const BranchResultSchema = z.strictObject({
+  status: z.enum(['passed', 'failed']),
+  evidence_summary: z.strictObject({
+    verifier_status: VerifierEvidenceSchema.shape.status,
+    steps: z.array(z.strictObject({ id: VerifierStepSchema.shape.id, status: VerifierStepSchema.shape.status })),
+  }),
+  diff_summary: DiffSummarySchema.nullable(),
+  duration_ms: z.number().int().nonnegative().nullable(),
+  cost_usd: z.number().nonnegative().nullable(),
+  failure_code: FailureCodeSchema.nullable(),
+});
+export type BranchResult = z.infer<typeof BranchResultSchema>;
+
+/** Parsed telemetry plus the digest of the branch result (executor-profiles.md, Fork receipt wrapper). */
+export const ObservationSchema = z.strictObject({
+  telemetry: TelemetrySchema,
+  branch_result_digest: DigestSchema,
+});
+export type Observation = z.infer<typeof ObservationSchema>;
+
+/** The schema 2 fork receipt wrapper: exactly these ten signed fields. */
+export const ForkReceiptSchema = z.strictObject({
+  schema_version: z.literal(1),
+  kind: z.literal('operation_fork_execution_receipt'),
+  fork_id: ForkIdSchema,
+  branch_id: BranchIdSchema,
+  contract_digest: DigestSchema,
+  executor_profile_digest: DigestSchema,
+  execution_receipt_digest: DigestSchema,
+  observation_digest: DigestSchema,
+  issued_at: IsoTimeSchema,
+  issuer_id: IssuerIdSchema,
+});
+export type ForkReceipt = z.infer<typeof ForkReceiptSchema>;

@@ -1,0 +1,69 @@
+import type { z } from 'zod';
+import type { Violation } from './errors';
+import { formatJsonPath } from './json-text';
+
+/**
+ * Maps zod issues to violations with stable rule codes; `input` is the value the issue paths are
+ * relative to, `forbidden` lists values refused for safety (reported as `forbidden_value`).
+ */
+export function zodViolations(
+  issues: readonly z.core.$ZodIssue[],
+  at: readonly PropertyKey[],
+  input: unknown,
+  forbidden: Readonly<Record<string, readonly string[]>> = {},
+): Violation[] {
+  return issues.flatMap((issue): Violation[] => {
+    const path = [...at, ...issue.path];
+    const value = valueAt(input, issue.path);
+    switch (issue.code) {
+      case 'unrecognized_keys':
+        return issue.keys.map((key) => violation([...path, key], 'unknown_field', `unknown field "${key}"`));
+      case 'invalid_type':
+        return value.found
+          ? [violation(path, 'wrong_type', `expected ${issue.expected}, got ${describe(value.value)}`)]
+          : [violation(path, 'missing_field', `${String(path[path.length - 1])} is required`)];
+      case 'invalid_value': {
+        if (!value.found) return [violation(path, 'missing_field', `${String(path[path.length - 1])} is required`)];
+        const field = String(issue.path[issue.path.length - 1]);
+        if (typeof value.value === 'string' && forbidden[field]?.includes(value.value)) {
+          return [violation(path, 'forbidden_value', `"${value.value}" is refused: it weakens the executor safety boundary`)];
+        }
+        return [violation(path, 'invalid_value', `expected one of ${issue.values.map((x) => JSON.stringify(x)).join(', ')}`)];
+      }
+      case 'invalid_format':
+        return [violation(path, 'pattern_mismatch', `${JSON.stringify(value.value)} does not match ${issue.pattern ?? issue.format}`)];
+      case 'too_small':
+        return [violation(path, issue.origin === 'array' ? 'too_few_items' : 'too_small', issue.message)];
+      case 'too_big':
+        return [violation(path, issue.origin === 'array' ? 'too_many_items' : 'too_big', issue.message)];
+      case 'custom': {
+        const rule = typeof issue.params?.rule === 'string' ? issue.params.rule : 'invalid_value';
+        return [violation(path, rule, issue.message)];
+      }
+      default:
+        return [violation(path, 'invalid_value', issue.message)];
+    }
+  });
+}
+
+export function violation(path: readonly PropertyKey[], rule: string, message: string): Violation {
+  return { path: formatJsonPath(path), rule, message };
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): { found: boolean; value: unknown } {
+  let current: unknown = root;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object' || !Object.prototype.hasOwnProperty.call(current, key)) {
+      return { found: false, value: undefined };
+    }
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return { found: true, value: current };
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+

@@ -5,10 +5,10 @@ import { canonicalProfileOrder, executorSetDigest, profileDigest } from '../../s
 import { synthesizeLegacyProfiles } from '../../shared/executors/legacy-runtimes';
 import type { ExecutorProfile } from '../../shared/executors/profile-schema';
 import { DEFAULT_BUDGET, type Budget, type ContractV1, type ContractV2 } from '../../shared/fork/contract';
-import type { ForkRecord } from '../../shared/fork/fork-record';
+import { ForkRecordSchema, type ForkRecord } from '../../shared/fork/fork-record';
 import { gitBranchName } from '../../shared/fork/ids';
 import { repositoryInfo } from '../git/repository-info';
-import { crashPoint } from '../store/crash-points';
+import { writeFileDurably, writeJsonDurably } from '../store/atomic-file';
 import type { OrchestratorContext } from './context';
 import type { ForkRequest, SignerRecord } from './fork-request';
 import { loadWorkflow } from './load-workflow';
@@ -97,16 +97,16 @@ export async function createFork(ctx: OrchestratorContext, input: CreateForkInpu
     key_store: signer.store.kind,
   };
 
-  await ctx.store.createForkDir(forkId);
-  const journal = await ctx.store.openJournal(forkId);
-  await journal.intent('fork.create', forkId);
-  await ctx.store.writeText(forkId, 'objective', objective);
-  await ctx.store.writeJson(forkId, 'request', request);
-  await ctx.store.writeJson(forkId, 'signer', signerRecord);
-  await ctx.store.writeJson(forkId, 'contract', contract);
-  crashPoint('fork.create:before-record');
-  await ctx.store.writeRecord(record);
-  await journal.result('fork.create', forkId, 'done');
+  await ctx.store.createFork(forkId, async (files) => {
+    const journal = await files.journal();
+    await journal.intent('fork.create', forkId);
+    await writeFileDurably(files.path('objective'), objective, { mode: 0o600 });
+    await writeJsonDurably(files.path('request'), request, { mode: 0o600 });
+    await writeJsonDurably(files.path('signer'), signerRecord, { mode: 0o600 });
+    await writeJsonDurably(files.path('contract'), contract, { mode: 0o600 });
+    await writeJsonDurably(files.path('record'), ForkRecordSchema.parse(record), { mode: 0o600 });
+    await journal.result('fork.create', forkId, 'done');
+  });
   ctx.events({ type: 'fork_state', fork_id: forkId, state: 'pending', revision: 0 });
   return { record, repoDirty: repo.dirty };
 }

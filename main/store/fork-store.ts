@@ -1,10 +1,11 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 import { CitadelError } from '../../shared/errors';
 import { ForkIdSchema } from '../../shared/fork/ids';
 import { ForkRecordSchema, type ForkRecord } from '../../shared/fork/fork-record';
-import { writeFileDurably, writeJsonDurably } from './atomic-file';
+import { fsyncDirectory, writeJsonDurably } from './atomic-file';
+import { crashPoint } from './crash-points';
 import type { ForkRoot } from './fork-root';
 import { Journal } from './journal';
 
@@ -33,9 +34,17 @@ export class ForkStore {
     return path.join(this.forkDir(forkId), FORK_FILES[name]);
   }
 
-  async createForkDir(forkId: string): Promise<string> {
-    await this.root.ensureDir(this.root.forksDir());
-    return this.root.ensureDir(this.forkDir(forkId));
+  /**
+   * Creates a fork all at once: `write` fills a staging folder (its journal included), which is then
+   * renamed into place. A crash part-way leaves only a `.creating-*` folder, never a half fork.
+   */
+  async createFork(forkId: string, write: (files: { path(name: keyof typeof FORK_FILES): string; journal(): Promise<Journal> }) => Promise<void>): Promise<void> {
+    const forks = await this.root.ensureDir(this.root.forksDir());
+    const staging = await this.root.ensureDir(path.join(forks, `.creating-${ForkIdSchema.parse(forkId)}`));
+    await write({ path: (name) => path.join(staging, FORK_FILES[name]), journal: () => Journal.open(path.join(staging, FORK_FILES.journal)) });
+    crashPoint('fork.create:before-publish');
+    await rename(staging, this.forkDir(forkId));
+    await fsyncDirectory(forks);
   }
 
   async openJournal(forkId: string): Promise<Journal> {
@@ -48,14 +57,6 @@ export class ForkStore {
 
   async readRecord(forkId: string): Promise<ForkRecord> {
     return this.readJson(forkId, 'record', ForkRecordSchema);
-  }
-
-  async writeJson(forkId: string, name: keyof typeof FORK_FILES, value: unknown): Promise<void> {
-    await writeJsonDurably(this.file(forkId, name), value, { mode: 0o600 });
-  }
-
-  async writeText(forkId: string, name: keyof typeof FORK_FILES, text: string): Promise<void> {
-    await writeFileDurably(this.file(forkId, name), text, { mode: 0o600 });
   }
 
   async readText(forkId: string, name: keyof typeof FORK_FILES): Promise<string> {

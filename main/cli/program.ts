@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { CitadelError } from '../../shared/errors';
-import { demo } from './commands/demo';
+import { demoCommand } from './commands/demo';
 import { executorsValidate } from './commands/executors-validate';
 import { registerForkCommands } from './commands/fork-commands';
 import { runtimesCommand } from './commands/runtimes';
@@ -8,8 +8,6 @@ import { asCitadelError, EXIT_OK, EXIT_USAGE, printError, type Io } from './outp
 
 export interface CliContext {
   readonly io: Io;
-  /** The folder holding package.json and examples/. */
-  readonly packageRoot: string;
   readonly version: string;
 }
 
@@ -66,9 +64,9 @@ function buildProgram(context: CliContext, json: boolean): Command {
 
   program
     .command('demo')
-    .description('show the executor-profile contract on the shipped example')
+    .description('run a complete fork on a scratch repository with simulated claude and codex runtimes')
     .option('--json', 'print exactly one JSON document')
-    .action((options: { json?: boolean }) => demo(io, context.packageRoot, { json: options.json === true }));
+    .action((options: { json?: boolean }) => demoCommand(io, { json: options.json === true }));
 
   return program;
 }

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { isCitadelError } from '../../shared/errors';
 import type { ReadinessReport, RuntimeReadiness } from '../../shared/runtime/readiness';
 import { childEnvironment } from '../runtimes/env-allowlist';
-import { probeLocalProviders, type ProviderEndpoints, DEFAULT_PROVIDER_ENDPOINTS } from '../runtimes/local-providers';
+import { probeLocalProviders, providerEndpointsFrom, type ProviderEndpoints } from '../runtimes/local-providers';
 import { resolveExecutable } from '../runtimes/resolve-executable';
 import type { RuntimeAdapter } from '../runtimes/runtime-adapter';
 
@@ -15,7 +15,7 @@ const VERSION_TIMEOUT_MS = 5000;
 export async function readinessReport(
   adapters: Readonly<Record<string, RuntimeAdapter>>,
   env: Readonly<Record<string, string | undefined>>,
-  endpoints: ProviderEndpoints = DEFAULT_PROVIDER_ENDPOINTS,
+  endpoints: ProviderEndpoints = providerEndpointsFrom(env),
 ): Promise<ReadinessReport> {
   const [runtimes, local_providers] = await Promise.all([
     Promise.all(Object.values(adapters).map((adapter) => runtimeReadiness(adapter, env))),

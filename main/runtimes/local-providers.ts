@@ -14,6 +14,18 @@ export const DEFAULT_PROVIDER_ENDPOINTS: ProviderEndpoints = {
   lmstudio: 'http://127.0.0.1:1234',
 };
 
+/**
+ * Where Codex would look: CODEX_OSS_BASE_URL (e.g. `http://127.0.0.1:18435/v1`) or CODEX_OSS_PORT
+ * redirect both local providers, as they do for Codex itself; otherwise the default ports.
+ */
+export function providerEndpointsFrom(env: Readonly<Record<string, string | undefined>>): ProviderEndpoints {
+  const base = env.CODEX_OSS_BASE_URL?.replace(/\/+$/, '').replace(/\/v1$/, '');
+  if (base) return { ollama: base, lmstudio: base };
+  const port = env.CODEX_OSS_PORT;
+  if (port && /^\d{1,5}$/.test(port)) return { ollama: `http://127.0.0.1:${port}`, lmstudio: `http://127.0.0.1:${port}` };
+  return DEFAULT_PROVIDER_ENDPOINTS;
+}
+
 /** Asks Ollama (`/api/version`, `/api/tags`) and LM Studio (`/v1/models`) what they serve. Never hangs. */
 export async function probeLocalProviders(endpoints: ProviderEndpoints = DEFAULT_PROVIDER_ENDPOINTS): Promise<LocalProviderReadiness[]> {
   return Promise.all([probeOllama(endpoints.ollama), probeLmStudio(endpoints.lmstudio)]);

@@ -103,6 +103,10 @@ export class ForkHarness {
     return path.join(this.forkDir(forkId), 'branches', branchId, `attempt-${attempt}`, name);
   }
 
+  readJsonLines(file: string): Record<string, unknown>[] {
+    return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+  }
+
   readJson<T = Record<string, unknown>>(file: string): T {
     return JSON.parse(readFileSync(file, 'utf8')) as T;
   }

@@ -1,35 +1,35 @@
-import path from 'node:path';
-import { synthesizeLegacyProfiles } from '../../../shared/executors/legacy-runtimes';
-import { describeExecutorSet } from '../../executors/describe-executor-set';
-import { loadExecutorFile } from '../../executors/load-executor-file';
-import { displayArgv, printJson, type Io } from '../output';
-import { renderExecutorSet } from './executors-validate';
+import { fileURLToPath } from 'node:url';
+import type { ForkEvent } from '../../../shared/fork/events';
+import { forkStatusOf } from '../../../shared/fork/fork-status';
+import { runDemo } from '../../demo/run-demo';
+import { cliOrchestratorContext } from '../orchestrator-context';
+import { printJson, type Io } from '../output';
+import { describeEvent, renderForkStatus } from './render-fork';
 
-/**
- * Until the fork engine lands, the demo shows the executor-profile contract end to end on the
- * shipped example: validation, canonical digests and the exact argv each runtime would get,
- * for the example file and for the legacy `--runtimes claude,codex` form.
- */
-export async function demo(io: Io, packageRoot: string, options: { json: boolean }): Promise<void> {
-  const exampleFile = path.join(packageRoot, 'examples', 'executors.json');
-  const fromFile = describeExecutorSet((await loadExecutorFile(exampleFile)).executors);
-  const legacy = synthesizeLegacyProfiles('claude,codex');
-  if (!legacy.ok) throw legacy.error;
-  // Legacy input makes a schema 1 fork, which carries no executor digests (decisions D4).
-  const fromLegacy = describeExecutorSet(legacy.value).profiles.map(({ branch_id, runtime, argv }) => ({ branch_id, runtime, argv }));
+/** Bundled beside the CLI (out/cli/simulated-runtime.mjs). */
+const SIMULATED_RUNTIME = fileURLToPath(new URL('./simulated-runtime.mjs', import.meta.url));
+
+export async function demoCommand(io: Io, options: { json: boolean }): Promise<void> {
+  const events = options.json ? () => undefined : (event: ForkEvent) => io.stderr(describeEvent(event));
+  if (!options.json) io.stdout('Citadel demo: one objective, two simulated executors, one verifier.\n\n');
+  const demo = await runDemo({ context: (env, sink) => cliOrchestratorContext({ env, events: sink }), simulatedRuntimeModule: SIMULATED_RUNTIME }, process.env, events);
+  const status = forkStatusOf(demo.record);
   if (options.json) {
-    printJson(io, { executor_file: 'examples/executors.json', executors: fromFile, legacy_runtimes: fromLegacy });
+    printJson(io, { ...status, weaker_key_store: demo.weakerKeyStore });
     return;
   }
-  io.stdout(
-    [
-      'Citadel demo (foundation): the executor-profile contract. No agent is run yet; forks arrive with the fork engine.',
-      '',
-      'examples/executors.json (schema 2 fork input):',
-      renderExecutorSet(fromFile),
-      '--runtimes claude,codex (legacy, schema 1 fork input; no executor digests):',
-      ...fromLegacy.map((branch) => `  ${branch.branch_id} (${branch.runtime}, model default)\n    argv  ${displayArgv(branch.argv)}`),
-      '',
-    ].join('\n'),
-  );
+  const lines = [
+    '',
+    renderForkStatus(status).trimEnd(),
+    '',
+    `Scratch repository: ${demo.repo} (its test fails until sum() adds)`,
+    'The simulated claude fixed the bug; the simulated codex made a plausible wrong fix. The workflow verifier',
+    '(node --test test/sum.test.js) ran in each worktree after the runtime exited, and each result is bound to an',
+    'ed25519-signed execution receipt and fork receipt under the fork root.',
+    ...(demo.weakerKeyStore ? ['', 'note: no OS keychain answered (KEYCHAIN_UNAVAILABLE), so the demo signed with the weaker file key store.'] : []),
+    '',
+    `Next: citadel fork status ${status.fork_id}    citadel fork clean ${status.fork_id}`,
+    '',
+  ];
+  io.stdout(lines.join('\n'));
 }

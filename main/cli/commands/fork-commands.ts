@@ -13,7 +13,7 @@ import { stopFork } from '../../orchestrator/stop-fork';
 import { addExecutorSelectionOptions, executorSelectionFrom } from '../executor-selection';
 import { cliOrchestratorContext } from '../orchestrator-context';
 import { printJson, type Io } from '../output';
-import { renderForkList, renderForkStatus } from './render-fork';
+import { describeEvent, renderForkList, renderForkStatus } from './render-fork';
 
 interface JsonOption {
   json?: boolean;
@@ -127,17 +127,4 @@ function printRecord(io: Io, record: ForkRecord, json: boolean, extra: Record<st
 function parseWholeNumber(value: string): number {
   if (!/^\d{1,9}$/.test(value)) throw new CitadelError('USAGE_ERROR', `expected a whole number, got "${value}"`);
   return Number(value);
-}
-
-function describeEvent(event: ForkEvent): string {
-  switch (event.type) {
-    case 'fork_state':
-      return `fork ${event.state}\n`;
-    case 'branch_state':
-      return `${event.branch_id}: ${event.state}${event.failure_code ? ` (${event.failure_code})` : ''}\n`;
-    case 'runtime':
-      return `${event.branch_id}: ${event.phase.replaceAll('_', ' ')}\n`;
-    case 'verifier_step':
-      return `${event.branch_id}: verifier ${event.step} ${event.status}\n`;
-  }
 }

@@ -1,3 +1,4 @@
+import type { ForkEvent } from '../../../shared/fork/events';
 import type { ForkStatus } from '../../../shared/fork/fork-record';
 import type { ForkListEntry } from '../../orchestrator/list-forks';
 
@@ -20,4 +21,18 @@ export function renderForkList(forks: readonly ForkListEntry[]): string {
   return `${forks
     .map((f) => ('problem' in f ? `${f.fork_id}  unknown  (${f.problem})` : `${f.fork_id}${f.demo ? ' [demo]' : ''}  ${f.state}  ${f.branches.length} branches`))
     .join('\n')}\n`;
+}
+
+/** One progress line per orchestrator event, for a person watching a terminal. */
+export function describeEvent(event: ForkEvent): string {
+  switch (event.type) {
+    case 'fork_state':
+      return `fork ${event.state}\n`;
+    case 'branch_state':
+      return `${event.branch_id}: ${event.state}${event.failure_code ? ` (${event.failure_code})` : ''}\n`;
+    case 'runtime':
+      return `${event.branch_id}: ${event.phase.replaceAll('_', ' ')}\n`;
+    case 'verifier_step':
+      return `${event.branch_id}: verifier ${event.step} ${event.status}\n`;
+  }
 }

@@ -20,6 +20,6 @@ export function renderReadiness(report: ReadinessReport): string {
     const state = p.reachable ? `${p.models.length} model(s)${p.models.length ? `: ${p.models.join(', ')}` : ''}` : 'not answering';
     lines.push(`${p.provider} at ${p.base_url}: ${state}${p.problem ? ` (${p.problem})` : ''}`);
   }
-  if (report.local_providers.every((p) => !p.reachable)) lines.push('Neither Ollama nor LM Studio answers on its default port: local Codex profiles cannot run.');
+  if (report.local_providers.every((p) => !p.reachable)) lines.push('Neither Ollama nor LM Studio answers: local Codex profiles cannot run until one does.');
   return `${lines.join('\n')}\n`;
 }

@@ -1,0 +1,71 @@
+/**
+ * A branch whose process vanished without a recorded exit is blocked with its outcome unknown,
+ * never relaunched on its own; only `citadel fork resolve` decides.
+ */
+import { describe, expect, it } from 'vitest';
+import { branch, FIXED_SUM, ForkHarness, parseDoc } from '../../support/fork-harness';
+import { useTempDirs } from '../../support/temp-dir';
+
+const tempDir = useTempDirs();
+
+async function forkWithLostClaude(): Promise<{ h: ForkHarness; forkId: string }> {
+  const h = new ForkHarness(tempDir('citadel-decide-'));
+  await h.simulate({ claude: { outcome: 'hang' }, codex: { edits: [{ path: 'src/sum.js', content: FIXED_SUM }] } });
+  const { run, doc } = await h.startJson(['--runtimes', 'claude,codex', '--workflow', h.workflowFile, '--detach']);
+  expect(run.code, run.stderr).toBe(0);
+  const status = h.readJson<{ phase: string; supervisor_pid: number; runtime_pgid: number }>(h.attemptFile(doc.fork_id, 'branch-claude', 'run.json'));
+  expect(status.phase).toBe('running');
+  // Supervisor and runtime both die without anyone recording an exit.
+  process.kill(status.supervisor_pid, 'SIGKILL');
+  process.kill(-status.runtime_pgid, 'SIGKILL');
+  return { h, forkId: doc.fork_id };
+}
+
+describe('lost runs and operator decisions', () => {
+  it('resume marks a vanished run blocked (outcome unknown) and never relaunches it', async () => {
+    const { h, forkId } = await forkWithLostClaude();
+    const resumed = parseDoc(await h.cli(['fork', 'resume', forkId, '--json']));
+    expect(branch(resumed, 'branch-claude')).toMatchObject({ state: 'blocked', blocked_reason: 'process_lost', failure_code: 'RUNTIME_OUTCOME_UNKNOWN', attempt: 1 });
+    expect(branch(resumed, 'branch-codex')).toMatchObject({ state: 'passed' });
+    expect(resumed.state).toBe('blocked');
+    const again = parseDoc(await h.cli(['fork', 'resume', forkId, '--json']));
+    expect(branch(again, 'branch-claude')).toMatchObject({ state: 'blocked', attempt: 1 });
+    const journal = h.readJsonLines(`${h.forkDir(forkId)}/journal.jsonl`);
+    expect(journal.filter((r) => r.effect === 'runtime.launch' && r.phase === 'intent' && r.key === 'branch-claude#1')).toHaveLength(1);
+  });
+
+  it('resolve --mark-failed settles the branch; a second decision is refused', async () => {
+    const { h, forkId } = await forkWithLostClaude();
+    await h.cli(['fork', 'resume', forkId, '--json']);
+    const resolved = parseDoc(await h.cli(['fork', 'resolve', forkId, 'branch-claude', '--mark-failed', '--json']));
+    expect(branch(resolved, 'branch-claude')).toMatchObject({ state: 'failed', failure_code: 'RUNTIME_OUTCOME_UNKNOWN', blocked_reason: null });
+    expect(resolved.state).toBe('failed');
+    const twice = await h.cli(['fork', 'resolve', forkId, 'branch-claude', '--retry', '--json']);
+    expect(twice.code).toBe(1);
+    expect(JSON.parse(twice.stdout)).toMatchObject({ error: { code: 'FORK_STATE_CONFLICT' } });
+  });
+
+  it('resolve --retry runs a fresh attempt from the base revision and keeps the old evidence', async () => {
+    const { h, forkId } = await forkWithLostClaude();
+    await h.cli(['fork', 'resume', forkId, '--json']);
+    await h.simulate({ edits: [{ path: 'src/sum.js', content: FIXED_SUM }] });
+    const run = await h.cli(['fork', 'resolve', forkId, 'branch-claude', '--retry', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const doc = parseDoc(run);
+    expect(branch(doc, 'branch-claude')).toMatchObject({ state: 'passed', attempt: 2, failure_code: null });
+    expect(doc.state).toBe('ready');
+    expect(h.readJson(h.attemptFile(forkId, 'branch-claude', 'run.json', 1))).toMatchObject({ phase: 'running' });
+    expect(h.readJson(h.attemptFile(forkId, 'branch-claude', 'execution-receipt.json', 2))).toMatchObject({ receipt: { attempt: 2, status: 'passed' } });
+  });
+
+  it('refuses bad requests with stable codes', async () => {
+    const h = new ForkHarness(tempDir('citadel-decide-'));
+    const missing = await h.cli(['fork', 'resume', 'fork-00000000000000000000000000', '--json']);
+    expect(missing.code).toBe(1);
+    expect(JSON.parse(missing.stdout)).toMatchObject({ error: { code: 'FORK_NOT_FOUND' } });
+    const notAnId = await h.cli(['fork', 'status', '../../etc', '--json']);
+    expect(JSON.parse(notAnId.stdout)).toMatchObject({ error: { code: 'FORK_NOT_FOUND' } });
+    const both = await h.cli(['fork', 'resolve', 'fork-00000000000000000000000000', 'branch-claude', '--json']);
+    expect(both.code).toBe(2);
+  });
+});

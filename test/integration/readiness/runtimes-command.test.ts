@@ -1,0 +1,52 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ForkHarness } from '../../support/fork-harness';
+import { useTempDirs } from '../../support/temp-dir';
+
+const tempDir = useTempDirs();
+let server: Server | undefined;
+afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+
+interface Report {
+  runtimes: { runtime: string; executable: { found: boolean; path: string | null; problem: string | null }; credentials: { configured: boolean; sources: string[] } }[];
+  local_providers: { provider: string; reachable: boolean; models: string[] }[];
+}
+
+describe('citadel runtimes', () => {
+  it('reports executables on PATH, credential names (never values) and what the local providers serve', async () => {
+    server = createServer((req, res) => {
+      const routes: Record<string, unknown> = {
+        '/api/version': { version: '0.13.5' },
+        '/api/tags': { models: [{ name: 'qwen3-coder:30b' }] },
+        '/v1/models': { data: [{ id: 'qwen3-coder:30b' }] },
+      };
+      const body = routes[req.url ?? ''];
+      res.writeHead(body ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(body ?? {}));
+    });
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const h = new ForkHarness(tempDir('citadel-ready-'));
+    await h.simulate({});
+    const secret = 'sk-ant-test-never-printed-0123456789';
+    const run = await h.cli(['runtimes', '--json'], { ANTHROPIC_API_KEY: secret, CODEX_OSS_BASE_URL: `http://127.0.0.1:${port}/v1` });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).not.toContain(secret);
+    const report = JSON.parse(run.stdout) as Report;
+    const claude = report.runtimes.find((r) => r.runtime === 'claude');
+    expect(claude).toMatchObject({ executable: { found: true, path: path.join(h.bin, 'claude') }, credentials: { configured: true, sources: ['ANTHROPIC_API_KEY'] } });
+    expect(report.local_providers).toEqual([
+      expect.objectContaining({ provider: 'ollama', reachable: true, models: ['qwen3-coder:30b'] }),
+      expect.objectContaining({ provider: 'lmstudio', reachable: true, models: ['qwen3-coder:30b'] }),
+    ]);
+  });
+
+  it('says clearly when an executable is missing and no local provider answers', async () => {
+    const h = new ForkHarness(tempDir('citadel-ready-'));
+    const run = await h.cli(['runtimes'], { PATH: path.dirname(process.execPath), CODEX_OSS_BASE_URL: 'http://127.0.0.1:9/v1' });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/claude: not found: RUNTIME_NOT_FOUND/);
+    expect(run.stdout).toMatch(/Neither Ollama nor LM Studio answers/);
+  });
+});

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { digestOf } from '../../shared/digest';
 import type { Contract } from '../../shared/fork/contract';
 import type { BranchRecord, ForkRecord } from '../../shared/fork/fork-record';
-import type { BranchResult, ExecutionReceipt, ForkReceipt, Observation, VerifierStep } from '../../shared/fork/receipts';
+import { branchResultOf, type ExecutionReceipt, type ForkReceipt, type Observation, type VerifierStep } from '../../shared/fork/receipts';
 import { UNKNOWN_TELEMETRY, type FailureCode, type ParsedRuntimeOutput } from '../../shared/runtime/telemetry';
 import { collectInstructionFiles } from '../evidence/instruction-files';
 import { signEnvelope } from '../evidence/signing/sign-envelope';
@@ -43,7 +43,10 @@ export interface CollectInput {
 export interface CollectOutcome {
   readonly status: 'passed' | 'failed';
   readonly failure_code: FailureCode | null;
-  /** The branch's new head when Citadel committed a result; the caller updates the expected snapshot. */
+  /**
+   * The branch's new head when Citadel committed a result (now, or in an earlier try of this
+   * collection cut short by a crash); the caller updates the expected snapshot.
+   */
   readonly resultCommit: string | null;
 }
 
@@ -135,20 +138,13 @@ export async function collectBranch(ctx: OrchestratorContext, journal: Journal, 
     await writeJsonDurably(files.forkReceipt, signEnvelope(wrapper, input.signer.privateKey), { mode: 0o600 });
   }
   crashPoint('receipt.collect:after-receipt');
-  await journal.result('receipt.collect', key, 'done', { status, failure_code: failure });
-  return { status, failure_code: failure, resultCommit: result?.changed ? result.commit : null };
-}
-
-/** The complete branch result used by comparison and display (bound by the observation digest). */
-export function branchResultOf(receipt: ExecutionReceipt): BranchResult {
-  return {
-    status: receipt.status,
-    evidence_summary: { verifier_status: receipt.verifier.status, steps: receipt.verifier.steps.map(({ id, status }) => ({ id, status })) },
-    diff_summary: receipt.diff,
-    duration_ms: receipt.duration_ms,
-    cost_usd: receipt.telemetry.cost_usd,
-    failure_code: receipt.failure_code,
-  };
+  // Not `result.changed`: a retry after a crash between `git commit` and its checkpoint finds
+  // nothing left to commit, yet the head still moved past the base, and every other branch's
+  // containment check must expect that. The journal keeps it too, for a crash before the caller
+  // has persisted the expected snapshot.
+  const resultCommitted = result !== null && result.commit !== fork.base_revision ? result.commit : null;
+  await journal.result('receipt.collect', key, 'done', { status, failure_code: failure, result_commit: resultCommitted });
+  return { status, failure_code: failure, resultCommit: resultCommitted };
 }
 
 async function containmentCheck(files: BranchFiles, input: CollectInput): Promise<ContainmentViolation[]> {

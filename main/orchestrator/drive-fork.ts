@@ -88,7 +88,12 @@ class ForkDriver {
     }
     if (mode === 'none') return this.record;
     const running = this.record.branches.filter((b) => b.state === 'running');
-    await Promise.all(running.map((branch) => this.finish(branch, mode)));
+    // A collection cut short by a crash may already have committed its branch's result: it is
+    // finished first, so no other branch's containment check runs before the expected snapshot
+    // holds that commit (it would report Citadel's own commit as the agent's violation).
+    const interrupted = running.filter((b) => this.journal.status('receipt.collect', `${b.branch_id}#${b.attempt}`) === 'in-doubt');
+    for (const branch of interrupted) await this.finish(branch, mode);
+    await Promise.all(running.filter((b) => !interrupted.includes(b)).map((branch) => this.finish(branch, mode)));
     return this.record;
   }
 
@@ -121,11 +126,22 @@ class ForkDriver {
       (text) => ContainmentSnapshotSchema.parse(JSON.parse(text)),
       () => null,
     );
-    if (stored) return stored;
+    if (stored) return this.withJournaledResults(stored);
     const assigned = this.record.branches.map((b) => ({ branchId: b.branch_id, worktreePath: this.worktreeOf(b), branchName: b.git_branch }));
     const snapshot = this.scoped(await containmentSnapshot(this.fork.request.repo, assigned));
     await writeJsonDurably(file, snapshot, { mode: 0o600 });
     return snapshot;
+  }
+
+  /**
+   * A crash between a collection's journal result and the rewrite of the snapshot file leaves the
+   * file without that branch's result commit; the journal has it (collectBranch records it).
+   */
+  private withJournaledResults(snapshot: ContainmentSnapshot): ContainmentSnapshot {
+    return this.record.branches.reduce((expected, branch) => {
+      const commit = this.journal.resultOf('receipt.collect', `${branch.branch_id}#${branch.attempt}`)?.data?.result_commit;
+      return typeof commit === 'string' ? expectResultCommit(expected, branch.branch_id, commit) : expected;
+    }, snapshot);
   }
 
   private scoped(snapshot: ContainmentSnapshot): ContainmentSnapshot {

@@ -78,6 +78,18 @@ export const BranchResultSchema = z.strictObject({
 });
 export type BranchResult = z.infer<typeof BranchResultSchema>;
 
+/** The complete branch result used by comparison and display (bound by the observation digest). */
+export function branchResultOf(receipt: ExecutionReceipt): BranchResult {
+  return {
+    status: receipt.status,
+    evidence_summary: { verifier_status: receipt.verifier.status, steps: receipt.verifier.steps.map(({ id, status }) => ({ id, status })) },
+    diff_summary: receipt.diff,
+    duration_ms: receipt.duration_ms,
+    cost_usd: receipt.telemetry.cost_usd,
+    failure_code: receipt.failure_code,
+  };
+}
+
 /** Parsed telemetry plus the digest of the branch result (executor-profiles.md, Fork receipt wrapper). */
 export const ObservationSchema = z.strictObject({
   telemetry: TelemetrySchema,

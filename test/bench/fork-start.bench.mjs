@@ -184,11 +184,11 @@ export async function run({ log = (line) => process.stderr.write(`${line}\n`) } 
     const base = await generateRepository(repo, files);
     log(`  ${name}: generated ${files} files in ${(Number(process.hrtime.bigint() - started) / 1e9).toFixed(1)} s (${work})`);
 
-    // One unmeasured run of each side warms the page cache and Node's compile cache.
-    await measureWorktreeAdd(repo, base, 'warm', path.join(work, 'git-warm'));
-    await resetRepository(repo);
-    await measureCitadel(work, repo, path.join(work, 'root-warm'), bin);
-    await resetRepository(repo);
+    // Generating the repository read and wrote every object, so git's side is warm; loading the CLI
+    // bundle and its dependencies once warms the page cache for Node's side. A full warm-up round
+    // would cost over a minute on a slow file system and change nothing measurable.
+    const warm = await timed(process.execPath, [CLI, '--help'], { cwd: work, env: citadelEnv(work, path.join(work, 'root-warm'), bin) });
+    if (warm.code !== 0) throw new Error(`citadel --help failed (exit ${warm.code}): ${warm.stderr}`);
 
     const gitTimes = [];
     const citadelTimes = [];
@@ -228,9 +228,10 @@ export async function run({ log = (line) => process.stderr.write(`${line}\n`) } 
 }
 
 /**
- * One more Citadel run with a `git` shim first on PATH (Citadel passes PATH to git, so the shim
- * sees every git process the CLI spawns) that logs argv and wall time, plus a V8 CPU profile of the
- * CLI process. Prints git time by subcommand and the CLI's own hottest functions.
+ * One more Citadel run, not measured: a `git` shim first on PATH (Citadel passes PATH on to git,
+ * so the shim sees every git process the CLI spawns) logs each git command's argv and wall time,
+ * the CLI's progress lines on stderr are timestamped, and V8 writes a CPU profile of the CLI
+ * process. Prints a timeline of the run, git time by subcommand, and the CLI's hottest functions.
  */
 async function profileCitadel(work, repo, bin, log) {
   const realGit = (await timed('sh', ['-c', 'command -v git'], { env: process.env })).stdout.trim();
@@ -244,39 +245,71 @@ async function profileCitadel(work, repo, bin, log) {
       's=$(date +%s%N)',
       `${JSON.stringify(realGit)} "$@"`,
       'rc=$?',
-      'e=$(date +%s%N)',
-      `printf '%s %s %s\\n' "$s" "$e" "$*" >> ${JSON.stringify(gitLog)}`,
+      `printf '%s %s %s\\n' "$s" "$(date +%s%N)" "$*" >> ${JSON.stringify(gitLog)}`,
       'exit $rc',
       '',
     ].join('\n'),
   );
   chmodSync(path.join(shimDir, 'git'), 0o755);
   const profDir = path.join(work, 'cpu-prof');
-  const shimmedBin = `${bin}${path.delimiter}${shimDir}`;
-  const seconds = await measureCitadel(work, repo, path.join(work, 'root-profile'), shimmedBin, ['--cpu-prof', `--cpu-prof-dir=${profDir}`]);
+  const root = path.join(work, 'root-profile');
+  const env = citadelEnv(work, root, `${bin}${path.delimiter}${shimDir}`);
+  const nowMs = () => performance.timeOrigin + performance.now();
+
+  const t0 = nowMs();
+  const events = [];
+  const code = await new Promise((resolve, reject) => {
+    const args = ['--cpu-prof', `--cpu-prof-dir=${profDir}`, CLI, 'fork', 'start', 'bench', '--repo', repo, '--executors', path.join(work, 'executors.json')];
+    const child = spawn(process.execPath, args, { cwd: work, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let pending = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk) => {
+      const lines = (pending + chunk).split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) events.push({ at: nowMs() - t0, line });
+    });
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
+  const total = (nowMs() - t0) / 1000;
   await resetRepository(repo);
+  if (code !== 0) throw new Error(`profiled citadel fork start exited ${code}: ${events.map((e) => e.line).join(' | ')}`);
 
   const calls = readFileSync(gitLog, 'utf8')
     .split('\n')
     .filter(Boolean)
     .map((line) => {
       const [s, e, ...args] = line.split(' ');
-      const sub = args.filter((a, i) => !a.startsWith('-') && args[i - 1] !== '-c')[0] ?? '?';
-      return { start: Number(s) / 1e9, end: Number(e) / 1e9, sub: sub === 'worktree' || sub === 'rev-parse' ? `${sub} ${args[args.indexOf(sub) + 1] ?? ''}` : sub };
+      const words = args.filter((a, i) => !a.startsWith('-') && args[i - 1] !== '-c');
+      const sub = words[0] === 'worktree' ? `worktree ${words[1]}` : (words[0] ?? '?');
+      return { start: Number(s) / 1e6 - t0, end: Number(e) / 1e6 - t0, sub };
     });
+  log(`  profile: citadel ${total.toFixed(2)} s (git shim + --cpu-prof, not a measurement); timeline in s since spawn:`);
+  const adds = calls.filter((c) => c.sub === 'worktree add');
+  const gitBetween = (from, to) => calls.filter((c) => c.start >= from && c.end <= to);
+  let previous = 0;
+  for (const event of events) {
+    const inGap = gitBetween(previous, event.at);
+    const gitSeconds = inGap.reduce((sum, c) => sum + c.end - c.start, 0) / 1000;
+    log(`    +${(event.at / 1000).toFixed(2).padStart(6)}  ${event.line.padEnd(44)} (${inGap.length} git, ${gitSeconds.toFixed(2)} s since previous line)`);
+    previous = event.at;
+  }
+  if (adds.length > 0) {
+    log(`    git worktree add: ${adds.map((c) => `${((c.end - c.start) / 1000).toFixed(2)} s`).join(', ')}; first starts at +${(adds[0].start / 1000).toFixed(2)} s`);
+  }
   const bySub = new Map();
   for (const call of calls) {
-    const entry = bySub.get(call.sub) ?? { count: 0, seconds: 0 };
+    const entry = bySub.get(call.sub) ?? { count: 0, ms: 0 };
     entry.count += 1;
-    entry.seconds += call.end - call.start;
+    entry.ms += call.end - call.start;
     bySub.set(call.sub, entry);
   }
-  const first = Math.min(...calls.map((c) => c.start));
-  const last = Math.max(...calls.map((c) => c.end));
-  log(`  profile: citadel ${seconds.toFixed(2)} s (shimmed, profiled); ${calls.length} git processes over ${(last - first).toFixed(2)} s`);
-  for (const [sub, entry] of [...bySub].sort((a, b) => b[1].seconds - a[1].seconds).slice(0, 12)) {
-    log(`    git ${sub.padEnd(22)} x${String(entry.count).padStart(3)}  ${entry.seconds.toFixed(2)} s`);
-  }
+  log(
+    `    git by subcommand (${calls.length} processes): ${[...bySub]
+      .sort((a, b) => b[1].ms - a[1].ms)
+      .slice(0, 10)
+      .map(([sub, e]) => `${sub} x${e.count} ${(e.ms / 1000).toFixed(2)} s`)
+      .join(', ')}`,
+  );
   for (const file of readdirSync(profDir).filter((f) => f.endsWith('.cpuprofile'))) {
     log(`    cpu profile ${path.join(profDir, file)}: ${topSelfTime(JSON.parse(readFileSync(path.join(profDir, file), 'utf8')))}`);
   }

@@ -5,15 +5,26 @@ import type { ForkRecord } from '../../../shared/fork/fork-record';
 import { forkStatusOf } from '../../../shared/fork/fork-status';
 import { loadExecutorFile } from '../../executors/load-executor-file';
 import { cleanFork } from '../../orchestrator/clean-fork';
+import { compareFork } from '../../orchestrator/compare-fork';
 import { createFork, type ExecutorInput } from '../../orchestrator/create-fork';
 import { driveFork } from '../../orchestrator/drive-fork';
+import { landingInputFor } from '../../orchestrator/land-fork';
+import { resumeFork } from '../../orchestrator/resume-fork';
+import { selectBranch } from '../../orchestrator/select-branch';
+import { land } from '../../landing/land';
+import { landingChecks } from '../../landing/landing-checks';
+import { buildProof } from '../../publish/build-proof';
+import { buildReplay } from '../../publish/build-replay';
+import { renderPublic, writePublic, type PublicArtifact } from '../../publish/export-public';
+import { ProofReportSchema, ReplaySchema } from '../../../shared/publish/replay';
 import { listForks } from '../../orchestrator/list-forks';
 import { resolveBranch } from '../../orchestrator/resolve-branch';
 import { stopFork } from '../../orchestrator/stop-fork';
 import { addExecutorSelectionOptions, executorSelectionFrom } from '../executor-selection';
 import { cliOrchestratorContext } from '../orchestrator-context';
 import { printJson, type Io } from '../output';
-import { describeEvent, renderForkList, renderForkStatus } from './render-fork';
+import { renderComparison } from './render-comparison';
+import { describeEvent, renderForkList, renderForkStatus, renderLandingChecks } from './render-fork';
 
 interface JsonOption {
   json?: boolean;
@@ -71,7 +82,7 @@ export function registerForkCommands(program: Command, io: Io): void {
     .option('--json', 'print exactly one JSON document')
     .action(async (forkId: string, options: JsonOption) => {
       const ctx = await cliOrchestratorContext({ events: progress(options.json === true) });
-      printRecord(io, await driveFork(ctx, forkId, 'all'), options.json === true);
+      printRecord(io, await resumeFork(ctx, forkId), options.json === true);
     });
 
   fork
@@ -106,6 +117,73 @@ export function registerForkCommands(program: Command, io: Io): void {
     });
 
   fork
+    .command('compare')
+    .description('re-verify every branch from disk and compare them; cost and speed never decide')
+    .argument('<fork_id>')
+    .option('--json', 'print exactly one JSON document')
+    .action(async (forkId: string, options: JsonOption) => {
+      const comparison = await compareFork(await cliOrchestratorContext(), forkId);
+      if (options.json) printJson(io, comparison);
+      else io.stdout(renderComparison(comparison));
+    });
+
+  fork
+    .command('select')
+    .description('record the operator\'s selection: an immutable decision that does not touch git')
+    .argument('<fork_id>')
+    .argument('<branch_id>')
+    .requiredOption('--reason <text>', 'why this branch (kept private; never exported)')
+    .option('--actor <name>', 'who decides (default: the login name)')
+    .option('--idempotency-key <key>', 'repeat-safe key (default: derived from branch, actor and reason)')
+    .option('--json', 'print exactly one JSON document')
+    .action(async (forkId: string, branchId: string, options: { reason: string; actor?: string; idempotencyKey?: string } & JsonOption) => {
+      const actor = options.actor ?? process.env.USER ?? process.env.LOGNAME ?? 'operator';
+      const selection = await selectBranch(await cliOrchestratorContext(), forkId, { branchId, actor, reason: options.reason, idempotencyKey: options.idempotencyKey });
+      if (options.json) printJson(io, { selection, git_touched: false });
+      else io.stdout(`selected ${selection.branch_id} at fork revision ${selection.fork_revision} by ${selection.actor}\nNo git command ran: selection is not landing. Next: citadel fork land ${forkId}\n`);
+    });
+
+  fork
+    .command('land')
+    .description('without --confirm: check every precondition and print a confirmation token; with it: re-check and merge locally')
+    .argument('<fork_id>')
+    .option('--confirm <token>', 'the token printed by a plain `fork land`')
+    .option('--json', 'print exactly one JSON document')
+    .action(async (forkId: string, options: { confirm?: string } & JsonOption) => {
+      const ctx = await cliOrchestratorContext();
+      const input = await landingInputFor(ctx, forkId);
+      if (options.confirm !== undefined) {
+        const result = await land(input, options.confirm);
+        if (options.json) printJson(io, result);
+        else io.stdout(`landed: merge commit ${result.merge_commit} (local merge only; nothing was pushed)\n`);
+        return;
+      }
+      const { checks, token } = await landingChecks(input);
+      if (options.json) printJson(io, { checks, token });
+      else io.stdout(renderLandingChecks(forkId, checks, token));
+    });
+
+  fork
+    .command('replay')
+    .description('write the deterministic, redacted public replay of a fork')
+    .argument('<fork_id>')
+    .option('--output <file>', 'write to this file instead of stdout')
+    .action(async (forkId: string, options: { output?: string }) => {
+      const artifact = await renderPublic(await buildReplay(await cliOrchestratorContext(), forkId), ReplaySchema);
+      await emitArtifact(io, artifact, options.output);
+    });
+
+  fork
+    .command('proof')
+    .description('write the bounded proof report: verified counts, comparison outcome and the embedded replay')
+    .argument('<fork_id>')
+    .option('--output <file>', 'write to this file instead of stdout')
+    .action(async (forkId: string, options: { output?: string }) => {
+      const artifact = await renderPublic(await buildProof(await cliOrchestratorContext(), forkId), ProofReportSchema);
+      await emitArtifact(io, artifact, options.output);
+    });
+
+  fork
     .command('clean')
     .description("remove the fork's worktrees and git branches (never its evidence)")
     .argument('<fork_id>')
@@ -122,6 +200,15 @@ function printRecord(io: Io, record: ForkRecord, json: boolean, extra: Record<st
   const status = forkStatusOf(record);
   if (json) printJson(io, { ...status, ...extra });
   else io.stdout(renderForkStatus(status));
+}
+
+async function emitArtifact(io: Io, artifact: PublicArtifact, output: string | undefined): Promise<void> {
+  if (output === undefined) {
+    io.stdout(artifact.text);
+    return;
+  }
+  await writePublic(artifact, output);
+  printJson(io, { written: output, digest: artifact.digest });
 }
 
 function parseWholeNumber(value: string): number {

@@ -1,5 +1,6 @@
 import type { ForkEvent } from '../../../shared/fork/events';
 import type { ForkStatus } from '../../../shared/fork/fork-record';
+import type { LandingCheck } from '../../../shared/fork/landing';
 import type { ForkListEntry } from '../../orchestrator/list-forks';
 
 export function renderForkStatus(status: ForkStatus): string {
@@ -35,4 +36,15 @@ export function describeEvent(event: ForkEvent): string {
     case 'verifier_step':
       return `${event.branch_id}: verifier ${event.step} ${event.status}\n`;
   }
+}
+
+export function renderLandingChecks(forkId: string, checks: readonly LandingCheck[], token: string | null): string {
+  const lines = checks.map((c) => `  ${c.ok ? 'ok  ' : 'FAIL'} ${c.name}${c.reason ? `: ${c.reason}` : ''}`);
+  lines.push(
+    '',
+    token === null
+      ? 'Landing is refused until every check passes. Nothing was changed.'
+      : `All checks pass. To merge locally (git merge --no-ff; nothing is pushed): citadel fork land ${forkId} --confirm ${token}`,
+  );
+  return `${lines.join('\n')}\n`;
 }

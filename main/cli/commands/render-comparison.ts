@@ -1,0 +1,24 @@
+import type { Comparison } from '../../../shared/fork/compare';
+
+const show = (value: number | null, unit = ''): string => (value === null ? 'unknown' : `${value}${unit}`);
+
+/** Cost and speed are shown, and labelled as not deciding. */
+export function renderComparison(comparison: Comparison): string {
+  const lines = [
+    `outcome: ${comparison.outcome}${comparison.recommended_branch_id ? ` -> ${comparison.recommended_branch_id}` : ''}`,
+    ...comparison.reasons.map((r) => `  ${r}`),
+    '',
+  ];
+  for (const b of comparison.branches) {
+    lines.push(
+      `${b.branch_id} (${b.runtime})  ${b.comparable ? 'comparable' : 'NOT comparable'}  receipt ${b.receipt_verified ? 'verified' : 'NOT verified'}`,
+      `  verifier ${b.verifier_status} (${b.required_evidence.present}/${b.required_evidence.required} required steps ran)${b.failure_code ? `  ${b.failure_code}` : ''}`,
+      `  model requested ${b.model.requested_model}${b.model.requested_provider ? ` via ${b.model.requested_provider}` : ''}, observed ${b.model.observed_model ?? 'unknown'}, proof ${b.model_proof}`,
+      `  diff ${show(b.files_changed)} files +${show(b.insertions)} -${show(b.deletions)}`,
+      `  not deciding: duration ${show(b.duration_ms, ' ms')}, cost ${b.cost_usd === null ? 'unknown' : `$${b.cost_usd}`}`,
+      ...(b.reasons.length ? [`  reasons: ${b.reasons.join(', ')}`] : []),
+      ...(b.warnings.length ? [`  warnings: ${b.warnings.join(', ')}`] : []),
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,197 @@
+import { readFile } from 'node:fs/promises';
+import type { KeyObject } from 'node:crypto';
+import { digestOf } from '../../shared/digest';
+import type { EnvelopeRejectionReason } from '../../shared/evidence/signed-envelope';
+import { branchIdFor } from '../../shared/executors/executor-set-description';
+import { executorSetDigest, profileDigest } from '../../shared/executors/executor-digests';
+import { synthesizeLegacyProfiles } from '../../shared/executors/legacy-runtimes';
+import type { BranchEvidence, VerificationReason } from '../../shared/fork/compare';
+import { ContractV1Schema, ContractV2Schema, type Contract } from '../../shared/fork/contract';
+import type { BranchRecord, ForkRecord } from '../../shared/fork/fork-record';
+import { modelProof } from '../../shared/fork/model-proof';
+import { branchResultOf, ExecutionReceiptSchema, ForkReceiptSchema, ObservationSchema, type ExecutionReceipt, type Observation } from '../../shared/fork/receipts';
+import { branchFiles, type BranchFiles } from '../orchestrator/branch-files';
+import type { OrchestratorContext } from '../orchestrator/context';
+import { ForkRequestSchema, SignerRecordSchema, type ForkRequest } from '../orchestrator/fork-request';
+import { publicKeyDigest, publicKeyFromHex, rawPublicKey } from './signing/public-key';
+import { verifyEnvelope } from './signing/verify-envelope';
+
+/** A fork as re-verified from disk: every caller (compare, select, land, proof, Mission Control) uses this. */
+export interface VerifiedFork {
+  readonly record: ForkRecord;
+  readonly contract: Contract | null;
+  /** Fork-level problems that make every branch non-comparable. */
+  readonly forkReasons: readonly VerificationReason[];
+  readonly branches: readonly BranchEvidence[];
+}
+
+/**
+ * Re-verifies a fork from its stored files, which are untrusted input: the contract against its
+ * digest, the signer against the contract, each execution receipt and (schema 2) fork receipt
+ * wrapper cryptographically and binding by binding, and the observation digest recomputed from the
+ * signed facts. A stored `receipt_verified` or `trusted` flag is never read as evidence: extra
+ * fields make the strict schemas reject the object.
+ */
+export async function verifyFork(ctx: OrchestratorContext, forkId: string): Promise<VerifiedFork> {
+  const record = await ctx.store.readRecord(forkId);
+  const forkReasons: VerificationReason[] = [];
+  const contractSchema = record.schema_version === 1 ? ContractV1Schema : ContractV2Schema;
+  const contract = contractSchema.safeParse(await readJsonFile(ctx.store.file(forkId, 'contract')).catch(() => null));
+  if (!contract.success || digestOf(contract.data) !== record.contract_digest) forkReasons.push('contract_digest_mismatch');
+  const signer = SignerRecordSchema.safeParse(await readJsonFile(ctx.store.file(forkId, 'signer')).catch(() => null));
+  const request = ForkRequestSchema.safeParse(await readJsonFile(ctx.store.file(forkId, 'request')).catch(() => null));
+
+  let publicKey: KeyObject | null = null;
+  if (signer.success) {
+    try {
+      publicKey = publicKeyFromHex(signer.data.public_key_hex);
+    } catch {
+      publicKey = null;
+    }
+  }
+  const c = contract.success ? contract.data : null;
+  // The stored key digest is a stored fact too: it must be the digest of the stored key.
+  const keyDigest = publicKey === null ? null : publicKeyDigest(rawPublicKey(publicKey));
+  if (keyDigest === null || !signer.success || signer.data.public_key_digest !== keyDigest) forkReasons.push('signer_key_mismatch');
+  else if (c && 'signer_public_key_digest' in c && 'issuer_id' in c) {
+    if (keyDigest !== c.signer_public_key_digest || signer.data.issuer_id !== c.issuer_id) {
+      forkReasons.push('signer_key_mismatch');
+    }
+  }
+  const profiles = request.success ? request.data.profiles : [];
+  if (record.schema_version === 2) {
+    const setDigest = request.success ? executorSetDigest(profiles) : null;
+    if (setDigest === null || setDigest !== record.executor_set_digest || !c || !('executor_set_digest' in c) || c.executor_set_digest !== setDigest) {
+      forkReasons.push('executor_set_mismatch');
+    }
+  } else {
+    // Schema 1 binds no executor set: its profiles must be exactly the legacy ones (decisions D4),
+    // or an edited request.json would change the requested model shown beside a verified branch.
+    const legacy = synthesizeLegacyProfiles(profiles.map((p) => p.runtime).join(','));
+    if (!request.success || !legacy.ok || executorSetDigest(legacy.value) !== executorSetDigest(profiles)) forkReasons.push('executor_set_mismatch');
+  }
+  const requiredSteps = 2 + (c?.verifier.command ? 1 : 0);
+  const branches = await Promise.all(
+    record.branches.map((branch) => verifyBranch(ctx, record, c, profiles, branch, publicKey, forkReasons, requiredSteps)),
+  );
+  return { record, contract: c, forkReasons, branches };
+}
+
+async function verifyBranch(
+  ctx: OrchestratorContext,
+  record: ForkRecord,
+  contract: Contract | null,
+  profiles: ForkRequest['profiles'],
+  branch: BranchRecord,
+  publicKey: KeyObject | null,
+  forkReasons: readonly VerificationReason[],
+  requiredSteps: number,
+): Promise<BranchEvidence> {
+  const profile = profiles.find((p) => branchIdFor(p.profile_id) === branch.branch_id) ?? null;
+  const reasons: VerificationReason[] = [...forkReasons];
+  if (profile === null || (record.schema_version === 2 && profileDigest(profile) !== branch.executor_profile_digest)) reasons.push('profile_digest_mismatch');
+  // The profile id and runtime shown for the branch come from fork.json: they must be the profile's.
+  if (profile !== null && (profile.profile_id !== branch.profile_id || profile.runtime !== branch.runtime)) reasons.push('record_mismatch');
+  const requested = { model: profile?.model ?? null, local_provider: profile?.local_provider ?? null };
+  const digests = { execution: null as string | null, wrapper: null as string | null };
+  const result = (receipt: ExecutionReceipt | null): BranchEvidence => {
+    const verified = receipt !== null && reasons.length === 0;
+    return {
+      branch_id: branch.branch_id,
+      profile_id: branch.profile_id,
+      runtime: branch.runtime,
+      receipt_verified: verified,
+      receipt: verified ? receipt : null,
+      reasons,
+      model_proof: modelProof(requested, verified ? receipt.telemetry : null),
+      execution_receipt_digest: verified ? digests.execution : null,
+      fork_receipt_digest: verified ? digests.wrapper : null,
+      required_steps: requiredSteps,
+    };
+  };
+  if (branch.state !== 'passed' && branch.state !== 'failed') {
+    reasons.push('not_collected');
+    return result(null);
+  }
+  if (publicKey === null) return result(null);
+  const files = branchFiles(ctx, record.fork_id, branch.branch_id, branch.attempt);
+  const envelope = await readJsonFile(files.receipt).catch(missingOrMalformed);
+  if (envelope === undefined) {
+    reasons.push('receipt_missing');
+    return result(null);
+  }
+  const checked = verifyEnvelope(envelope, publicKey, ExecutionReceiptSchema);
+  if (!checked.ok) {
+    reasons.push(envelopeReason('receipt', checked.reason));
+    return result(null);
+  }
+  const receipt = checked.receipt;
+  digests.execution = checked.receipt_digest;
+  const bound =
+    receipt.fork_id === record.fork_id &&
+    receipt.branch_id === branch.branch_id &&
+    receipt.attempt === branch.attempt &&
+    receipt.runtime === branch.runtime &&
+    receipt.contract_digest === record.contract_digest &&
+    receipt.executor_profile_digest === branch.executor_profile_digest &&
+    receipt.base_revision === record.base_revision;
+  if (!bound) reasons.push('receipt_binding_mismatch');
+  if (receipt.status !== branch.state || receipt.failure_code !== branch.failure_code) reasons.push('record_mismatch');
+  if (record.schema_version === 2) {
+    digests.wrapper = await verifyWrapper(files, record, contract, branch, receipt, checked.receipt_digest, publicKey, reasons);
+  }
+  return result(receipt);
+}
+
+async function verifyWrapper(
+  files: BranchFiles,
+  record: ForkRecord,
+  contract: Contract | null,
+  branch: BranchRecord,
+  receipt: ExecutionReceipt,
+  receiptDigest: string,
+  publicKey: KeyObject,
+  reasons: VerificationReason[],
+): Promise<string | null> {
+  const envelope = await readJsonFile(files.forkReceipt).catch(missingOrMalformed);
+  if (envelope === undefined) {
+    reasons.push('wrapper_missing');
+    return null;
+  }
+  const checked = verifyEnvelope(envelope, publicKey, ForkReceiptSchema);
+  if (!checked.ok) {
+    reasons.push(envelopeReason('wrapper', checked.reason));
+    return null;
+  }
+  const w = checked.receipt;
+  const issuer = contract && 'issuer_id' in contract ? contract.issuer_id : null;
+  const bound =
+    w.fork_id === record.fork_id &&
+    w.branch_id === branch.branch_id &&
+    w.contract_digest === record.contract_digest &&
+    w.executor_profile_digest === branch.executor_profile_digest &&
+    w.execution_receipt_digest === receiptDigest &&
+    w.issuer_id === issuer;
+  if (!bound) reasons.push('wrapper_binding_mismatch');
+  const observation: Observation = { telemetry: receipt.telemetry, branch_result_digest: digestOf(branchResultOf(receipt)) };
+  // The stored observation (what the wrapper signed) must be exactly the one recomputed from the receipt.
+  const stored = ObservationSchema.safeParse(await readJsonFile(files.observation).catch(() => null));
+  if (digestOf(observation) !== w.observation_digest || !stored.success || digestOf(stored.data) !== w.observation_digest) reasons.push('observation_mismatch');
+  return checked.receipt_digest;
+}
+
+function envelopeReason(which: 'receipt' | 'wrapper', reason: EnvelopeRejectionReason): VerificationReason {
+  if (reason === 'digest_mismatch') return `${which}_digest_mismatch`;
+  if (reason === 'signature_invalid') return `${which}_signature_invalid`;
+  return `${which}_malformed`;
+}
+
+/** A stored file that cannot be read is missing (undefined); one that is not JSON is null, which no envelope accepts. */
+function missingOrMalformed(error: unknown): null | undefined {
+  return error instanceof SyntaxError ? null : undefined;
+}
+
+async function readJsonFile(file: string): Promise<unknown> {
+  const text = await readFile(file, 'utf8');
+  return JSON.parse(text) as unknown;
+}

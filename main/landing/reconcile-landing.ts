@@ -1,0 +1,39 @@
+import type { OrchestratorContext } from '../orchestrator/context';
+import type { Journal } from '../store/journal';
+import { commitTime, findMergeCommit } from './find-merge-commit';
+import { landingJournalState } from './landing-journal';
+import { recordBlocked, recordLanded } from './record-landing';
+import { withLockedFork } from './with-locked-fork';
+
+export type LandingReconciliation =
+  | { readonly outcome: 'none' }
+  | { readonly outcome: 'landed'; readonly merge_commit: string }
+  | { readonly outcome: 'blocked'; readonly reason: 'landing_in_doubt' };
+
+/**
+ * For `citadel fork resume` (decisions D11). A landing with an intent and no result is settled by
+ * looking for its merge commit: found, the landing is recorded; not found, the fork is blocked and
+ * the merge is never retried on its own. A recorded result whose fork state lags is completed.
+ */
+export async function reconcileLanding(ctx: OrchestratorContext, forkId: string, repo: string): Promise<LandingReconciliation> {
+  return withLockedFork(ctx, forkId, (journal) => settleLanding(ctx, journal, repo));
+}
+
+/** `reconcileLanding` for a caller that already holds the fork lock. */
+export async function settleLanding(ctx: OrchestratorContext, journal: Journal, repo: string): Promise<LandingReconciliation> {
+  const state = landingJournalState(journal);
+  if (state.kind === 'none') return { outcome: 'none' };
+  if (state.kind === 'landed') {
+    await recordLanded(ctx, state.intent, state.outcome);
+    return { outcome: 'landed', merge_commit: state.outcome.merge_commit };
+  }
+  const merge = await findMergeCommit(repo, state.intent);
+  if (merge === null) {
+    await recordBlocked(ctx, state.intent);
+    return { outcome: 'blocked', reason: 'landing_in_doubt' };
+  }
+  const outcome = { merge_commit: merge, landed_at: await commitTime(repo, merge), reconciled: true };
+  await journal.result('landing.merge', state.key, 'done', outcome);
+  await recordLanded(ctx, state.intent, outcome);
+  return { outcome: 'landed', merge_commit: merge };
+}

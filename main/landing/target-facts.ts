@@ -1,0 +1,35 @@
+import { CitadelError } from '../../shared/errors';
+import { isAncestor } from '../git/is-ancestor';
+import { repositoryInfo, type RepositoryInfo } from '../git/repository-info';
+import { revParse } from '../git/rev-parse';
+
+/** What the target repository says now. Facts of a repository other than the recorded one are never gathered. */
+export type TargetFacts =
+  | { readonly usable: false; readonly reason: string }
+  | {
+      readonly usable: true;
+      readonly info: RepositoryInfo;
+      /** null when the branch no longer exists. */
+      readonly selectedBranchHead: string | null;
+      readonly baseRevisionPresent: boolean;
+      /** null when either commit is missing. */
+      readonly branchDescendsFromBase: boolean | null;
+    };
+
+/** Reads the target's state, the selected branch and the base revision. Only reads: nothing here changes the target. */
+export async function targetFacts(repo: string, gitBranch: string, baseRevision: string): Promise<TargetFacts> {
+  let info: RepositoryInfo;
+  try {
+    info = await repositoryInfo(repo);
+  } catch (error) {
+    if (error instanceof CitadelError && error.code === 'REPOSITORY_INVALID') return { usable: false, reason: error.message };
+    throw error;
+  }
+  // The recorded path is a realpath top level; a nested directory or a swapped symlink would merge into another tree.
+  if (info.root !== repo) {
+    return { usable: false, reason: `${repo} is no longer the top level of the recorded work tree (it resolves to ${info.root})` };
+  }
+  const [selectedBranchHead, base] = await Promise.all([revParse(info.root, `refs/heads/${gitBranch}`), revParse(info.root, baseRevision)]);
+  const branchDescendsFromBase = selectedBranchHead !== null && base !== null ? await isAncestor(info.root, base, selectedBranchHead) : null;
+  return { usable: true, info, selectedBranchHead, baseRevisionPresent: base !== null, branchDescendsFromBase };
+}

@@ -1,0 +1,29 @@
+import { CitadelError } from '../../shared/errors';
+import { compareBranches } from '../../shared/fork/compare';
+import type { LandingInput } from '../landing/landing-input';
+import { verifyFork } from '../evidence/verify-fork';
+import type { OrchestratorContext } from './context';
+import { ForkRequestSchema } from './fork-request';
+import { currentSelection } from './select-branch';
+
+/**
+ * What landing needs from the rest of the engine: the recorded target, the current selection, and
+ * a fresh cryptographic re-verification of the selected branch (never a stored flag).
+ */
+export async function landingInputFor(ctx: OrchestratorContext, forkId: string): Promise<LandingInput> {
+  const { repo } = await ctx.store.readJson(forkId, 'request', ForkRequestSchema);
+  const selection = await currentSelection(ctx, forkId);
+  if (selection === null) throw new CitadelError('FORK_STATE_CONFLICT', `${forkId} has no selection; run citadel fork select first`);
+  return {
+    ctx,
+    forkId,
+    repo,
+    selection,
+    isReceiptVerified: async (branchId) => {
+      const compared = compareBranches((await verifyFork(ctx, forkId)).branches).branches.find((b) => b.branch_id === branchId);
+      if (!compared) return { ok: false, reason: `no branch ${branchId}` };
+      if (!compared.receipt_verified) return { ok: false, reason: `receipt not verified: ${compared.reasons.join(', ')}` };
+      return { ok: true, reason: null };
+    },
+  };
+}

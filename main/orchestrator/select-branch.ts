@@ -1,0 +1,101 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { digestOf, sha256Digest } from '../../shared/digest';
+import { CitadelError } from '../../shared/errors';
+import { compareBranches } from '../../shared/fork/compare';
+import type { ForkRecord } from '../../shared/fork/fork-record';
+import { SelectionRecordSchema, selectedRevision, type SelectionRecord } from '../../shared/fork/landing';
+import { verifyFork } from '../evidence/verify-fork';
+import { writeFileDurably, writeJsonDurably } from '../store/atomic-file';
+import { withForkLock } from '../store/fork-lock';
+import type { OrchestratorContext } from './context';
+import { commitTransition } from './record-transitions';
+
+export interface SelectRequest {
+  readonly branchId: string;
+  readonly actor: string;
+  readonly reason: string;
+  /** Omitted: derived from branch, actor and reason, so repeating the same command is idempotent. */
+  readonly idempotencyKey?: string | undefined;
+}
+
+const MAX_REASON_BYTES = 16 * 1024;
+
+/**
+ * Records the operator's selection: an immutable decision record (fork revision, branch, actor,
+ * reason digest, idempotency key, time). It runs no git. The reason text stays private; public
+ * artifacts never carry it. Only a comparable branch, freshly re-verified, can be selected.
+ */
+export async function selectBranch(ctx: OrchestratorContext, forkId: string, request: SelectRequest): Promise<SelectionRecord> {
+  const reason = request.reason.trim();
+  if (reason === '' || Buffer.byteLength(reason) > MAX_REASON_BYTES) {
+    throw new CitadelError('USAGE_ERROR', `a selection needs a reason of at most ${MAX_REASON_BYTES} bytes`);
+  }
+  const reasonDigest = sha256Digest(reason);
+  const key = request.idempotencyKey ?? `sel-${digestOf({ branch_id: request.branchId, actor: request.actor, reason_digest: reasonDigest }).slice(7, 23)}`;
+  if (!/^[A-Za-z0-9._-]{1,128}$/.test(key)) throw new CitadelError('USAGE_ERROR', 'an idempotency key is 1 to 128 letters, digits, dots, dashes or underscores');
+  await ctx.store.readRecord(forkId);
+  return withForkLock(ctx.store.forkDir(forkId), async () => {
+    const dir = path.join(ctx.store.forkDir(forkId), 'selections');
+    const existing = await readSelection(path.join(dir, `${key}.json`));
+    const record = await ctx.store.readRecord(forkId);
+    if (existing) {
+      if (existing.branch_id !== request.branchId || existing.actor !== request.actor || existing.reason_digest !== reasonDigest) {
+        throw new CitadelError('SELECTION_KEY_CONFLICT', `idempotency key ${key} was already used for a different selection`, { details: { idempotency_key: key } });
+      }
+      // A crash after the record was written and before the state changed completes here.
+      if (record.revision === existing.fork_revision && record.state !== 'selected') await complete(ctx, record, existing, dir);
+      return existing;
+    }
+    if (record.state !== 'ready' && record.state !== 'selected') {
+      throw new CitadelError('FORK_STATE_CONFLICT', `a ${record.state} fork cannot be selected from; it must be ready`, { details: { state: record.state } });
+    }
+    const branch = compareBranches((await verifyFork(ctx, forkId)).branches).branches.find((b) => b.branch_id === request.branchId);
+    if (!branch) throw new CitadelError('BRANCH_NOT_FOUND', `no branch ${request.branchId} in ${forkId}`);
+    if (!branch.comparable) {
+      throw new CitadelError('SELECTION_REFUSED', `${request.branchId} is not comparable: ${branch.reasons.join(', ') || 'no verified result'}`, {
+        details: { reasons: branch.reasons },
+      });
+    }
+    const journal = await ctx.store.openJournal(forkId);
+    await journal.intent('selection.record', key);
+    const selection: SelectionRecord = {
+      fork_id: forkId,
+      fork_revision: record.revision,
+      branch_id: request.branchId,
+      actor: request.actor,
+      reason_digest: reasonDigest,
+      idempotency_key: key,
+      selected_at: ctx.now().toISOString(),
+    };
+    await ctx.root.ensureDir(dir);
+    await writeFileDurably(path.join(dir, `${key}.reason.txt`), reason, { mode: 0o600 });
+    await writeJsonDurably(path.join(dir, `${key}.json`), selection, { mode: 0o600 });
+    await complete(ctx, record, selection, dir);
+    await journal.result('selection.record', key, 'done', { fork_revision: selectedRevision(selection) });
+    return selection;
+  });
+}
+
+/** Makes the selection current: the pointer file, then the one transition to `selected`. */
+async function complete(ctx: OrchestratorContext, record: ForkRecord, selection: SelectionRecord, dir: string): Promise<ForkRecord> {
+  await writeJsonDurably(path.join(path.dirname(dir), 'selection.json'), selection, { mode: 0o600 });
+  return commitTransition(ctx, record, {}, 'selected');
+}
+
+/** The current selection of a fork, if any. */
+export async function currentSelection(ctx: OrchestratorContext, forkId: string): Promise<SelectionRecord | null> {
+  return readSelection(path.join(ctx.store.forkDir(forkId), 'selection.json'));
+}
+
+async function readSelection(file: string): Promise<SelectionRecord | null> {
+  const text = await readFile(file, 'utf8').catch(() => null);
+  if (text === null) return null;
+  try {
+    const parsed = SelectionRecordSchema.safeParse(JSON.parse(text));
+    if (!parsed.success) throw new Error('invalid');
+    return parsed.data;
+  } catch {
+    throw new CitadelError('FORK_RECORD_INVALID', `selection record ${path.basename(file)} is invalid`);
+  }
+}

@@ -1,0 +1,81 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { digestOf } from '../../shared/digest';
+import { compareBranches } from '../../shared/fork/compare';
+import type { Replay } from '../../shared/publish/replay';
+import { verifyFork, type VerifiedFork } from '../evidence/verify-fork';
+import type { OrchestratorContext } from '../orchestrator/context';
+
+const SelectionFactsSchema = z.object({ branch_id: z.string(), selected_at: z.string() });
+const LandingFactsSchema = z.object({ landed_at: z.string() });
+
+/**
+ * The public replay, from the allowlist only and from freshly verified evidence. It reads; it never
+ * rewrites a stored record. Determinism: no generation time, and canonical key order on output.
+ */
+export async function buildReplay(ctx: OrchestratorContext, forkId: string, verified?: VerifiedFork): Promise<Replay> {
+  const fork = verified ?? (await verifyFork(ctx, forkId));
+  const { record, contract } = fork;
+  const comparison = compareBranches(fork.branches);
+  const forkDir = ctx.store.forkDir(forkId);
+  const selection = await readFacts(path.join(forkDir, 'selection.json'), SelectionFactsSchema);
+  const landing = await readFacts(path.join(forkDir, 'landing.json'), LandingFactsSchema);
+  const part = (value: unknown): string => digestOf(value ?? null);
+  return {
+    schema_version: 1,
+    kind: 'citadel_replay',
+    fork: { fork_id: record.fork_id, schema_version: record.schema_version, demo: record.demo, state: record.state, created_at: record.created_at, history: record.history },
+    contract: {
+      contract_digest: record.contract_digest,
+      objective_digest: contract?.objective_digest ?? part(null),
+      scope_digest: part(contract?.scope),
+      policy_digest: part(contract?.policy),
+      budget_digest: part(contract?.budget),
+      workflow_digest: part(contract?.workflow),
+      verifier_digest: part(contract?.verifier),
+      executor_set_digest: record.executor_set_digest,
+      signer_public_key_digest: contract && 'signer_public_key_digest' in contract ? contract.signer_public_key_digest : null,
+    },
+    branches: fork.branches.map((evidence) => {
+      const branch = record.branches.find((b) => b.branch_id === evidence.branch_id);
+      const receipt = evidence.receipt;
+      return {
+        branch_id: evidence.branch_id,
+        profile_id: evidence.profile_id,
+        runtime: evidence.runtime,
+        provider: evidence.model_proof.requested_provider,
+        requested_model: evidence.model_proof.requested_model,
+        observed_model: evidence.model_proof.observed_model,
+        model_proof: evidence.model_proof.status,
+        executor_profile_digest: branch?.executor_profile_digest ?? null,
+        state: branch?.state ?? 'unknown',
+        failure_code: branch?.failure_code ?? null,
+        attempt: branch?.attempt ?? 1,
+        history: branch?.history ?? [],
+        receipt_verified: evidence.receipt_verified,
+        verification_reasons: [...evidence.reasons],
+        execution_receipt_digest: evidence.execution_receipt_digest,
+        fork_receipt_digest: evidence.fork_receipt_digest,
+        verifier: {
+          status: receipt?.verifier.status ?? 'unknown',
+          steps: (receipt?.verifier.steps ?? []).map((s) => ({ id: s.id, status: s.status, exit_code: s.exit_code, timed_out: s.timed_out })),
+        },
+      };
+    }),
+    comparison: { outcome: comparison.outcome, recommended_branch_id: comparison.recommended_branch_id },
+    selection: { selected: selection !== null, branch_id: selection?.branch_id ?? null, selected_at: selection?.selected_at ?? null },
+    landing: { landed: landing !== null, landed_at: landing?.landed_at ?? null },
+  };
+}
+
+async function readFacts<S extends z.ZodType>(file: string, schema: S): Promise<z.infer<S> | null> {
+  const text = await readFile(file, 'utf8').catch(() => null);
+  if (text === null) return null;
+  try {
+    const parsed = schema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import { digestOf, DigestSchema, type Digest } from '../digest';
+import { BranchIdSchema, CommitShaSchema, ForkIdSchema, IsoTimeSchema } from './ids';
+
+/**
+ * An operator's selection (spec: Selection and landing): an immutable decision that runs no git.
+ * `fork_revision` is the revision of the fork record the operator selected against. Recording the
+ * selection is itself exactly one transition (state → `selected`), so the selection is current
+ * while the record stays at `selectedRevision(selection)`; any later change makes it stale.
+ */
+export const SelectionRecordSchema = z.strictObject({
+  fork_id: ForkIdSchema,
+  fork_revision: z.number().int().nonnegative(),
+  branch_id: BranchIdSchema,
+  actor: z.string().min(1).max(128),
+  reason_digest: DigestSchema,
+  idempotency_key: z.string().min(1).max(128),
+  selected_at: IsoTimeSchema,
+});
+export type SelectionRecord = z.infer<typeof SelectionRecordSchema>;
+
+export function selectionDigest(selection: SelectionRecord): Digest {
+  return digestOf(selection);
+}
+
+/** The one fork revision at which `selection` is current: the revision its own recording produced. */
+export function selectedRevision(selection: Pick<SelectionRecord, 'fork_revision'>): number {
+  return selection.fork_revision + 1;
+}
+
+/** Landing preconditions, in the order they are checked and reported (decisions D10, D13). */
+export const LANDING_CHECK_NAMES = [
+  'selection_current',
+  'selected_branch_exists',
+  'base_revision_exists',
+  'target_contained',
+  'target_clean',
+  'target_on_branch',
+  'target_head_confirmed',
+  'receipt_verified',
+  'confirmation_token',
+] as const;
+export const LandingCheckNameSchema = z.enum(LANDING_CHECK_NAMES);
+export type LandingCheckName = z.infer<typeof LandingCheckNameSchema>;
+
+/** One precondition: `reason` says why it failed, or adds information when it passed. */
+export const LandingCheckSchema = z.strictObject({ name: LandingCheckNameSchema, ok: z.boolean(), reason: z.string().nullable() });
+export type LandingCheck = z.infer<typeof LandingCheckSchema>;
+
+export const LandingTokenSchema = z.string().regex(/^[0-9a-f]{12}$/);
+
+/** The facts a confirmation token binds (decisions D10). */
+export const LandingTokenFactsSchema = z.strictObject({
+  fork_id: ForkIdSchema,
+  fork_revision: z.number().int().nonnegative(),
+  selection_digest: DigestSchema,
+  target_repo_head: CommitShaSchema,
+  selected_branch_head: CommitShaSchema,
+});
+export type LandingTokenFacts = z.infer<typeof LandingTokenFactsSchema>;
+
+const DIGEST_PREFIX = 'sha256:';
+
+/** The first 12 hex digits of the digest of the token facts (decisions D10). */
+export function landingToken(facts: LandingTokenFacts): string {
+  return digestOf(facts).slice(DIGEST_PREFIX.length, DIGEST_PREFIX.length + 12);
+}
+
+/** What a landing would do. A fact Citadel could not establish is null, never guessed. */
+export const LandingPlanSchema = z.strictObject({
+  fork_id: ForkIdSchema,
+  fork_revision: z.number().int().nonnegative(),
+  branch_id: BranchIdSchema,
+  git_branch: z.string(),
+  selection_digest: DigestSchema,
+  base_revision: CommitShaSchema,
+  target_repo: z.string(),
+  target_branch: z.string().nullable(),
+  target_repo_head: CommitShaSchema.nullable(),
+  selected_branch_head: CommitShaSchema.nullable(),
+});
+export type LandingPlan = z.infer<typeof LandingPlanSchema>;
+
+/** `citadel fork land ID` without `--confirm`: the token is null when any check fails. */
+export const LandingChecksResultSchema = z.strictObject({
+  checks: z.array(LandingCheckSchema),
+  token: LandingTokenSchema.nullable(),
+  plan: LandingPlanSchema,
+});
+export type LandingChecksResult = z.infer<typeof LandingChecksResultSchema>;
+
+/** `citadel fork land ID --confirm TOKEN`. */
+export const LandingResultSchema = z.strictObject({ landed: z.literal(true), merge_commit: CommitShaSchema });
+export type LandingResult = z.infer<typeof LandingResultSchema>;
+
+/** The last plan a token was issued for (`landing-plan.json`): what `--confirm` compares the target HEAD with. */
+export const IssuedPlanSchema = z.strictObject({ token: LandingTokenSchema, issued_at: IsoTimeSchema, plan: LandingPlanSchema });
+export type IssuedPlan = z.infer<typeof IssuedPlanSchema>;
+
+const LandingRecordBase = {
+  fork_id: ForkIdSchema,
+  branch_id: BranchIdSchema,
+  /** The selection's own revision (see SelectionRecordSchema). */
+  fork_revision: z.number().int().nonnegative(),
+  selection_digest: DigestSchema,
+  target_branch: z.string(),
+  target_head_before: CommitShaSchema,
+  selected_branch_head: CommitShaSchema,
+};
+
+/** `landing.json` in the fork's private state: how landing ended. */
+export const LandingRecordSchema = z.discriminatedUnion('status', [
+  z.strictObject({ status: z.literal('landed'), ...LandingRecordBase, merge_commit: CommitShaSchema, landed_at: IsoTimeSchema }),
+  z.strictObject({
+    status: z.literal('blocked'),
+    ...LandingRecordBase,
+    /** A merge was started and its commit is not on the target branch: only an operator can tell what happened. */
+    reason: z.literal('landing_in_doubt'),
+    blocked_at: IsoTimeSchema,
+  }),
+]);
+export type LandingRecord = z.infer<typeof LandingRecordSchema>;

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { DigestSchema } from '../digest';
+import { StateChangeSchema } from '../fork/fork-record';
+import { ModelProofStatusSchema } from '../fork/model-proof';
+
+/**
+ * The public replay (spec/operation-fork.md, Redacted replay): built only from these allowlisted
+ * fields. No prompt, source, diff, repository identity (not even the base commit), path,
+ * environment value, credential, command output, signature or free-form reason.
+ */
+export const ReplaySchema = z.strictObject({
+  schema_version: z.literal(1),
+  kind: z.literal('citadel_replay'),
+  fork: z.strictObject({
+    fork_id: z.string(),
+    schema_version: z.union([z.literal(1), z.literal(2)]),
+    demo: z.boolean(),
+    state: z.string(),
+    created_at: z.string(),
+    history: z.array(StateChangeSchema),
+  }),
+  contract: z.strictObject({
+    contract_digest: DigestSchema,
+    objective_digest: DigestSchema,
+    scope_digest: DigestSchema,
+    policy_digest: DigestSchema,
+    budget_digest: DigestSchema,
+    workflow_digest: DigestSchema,
+    verifier_digest: DigestSchema,
+    executor_set_digest: DigestSchema.nullable(),
+    signer_public_key_digest: DigestSchema.nullable(),
+  }),
+  branches: z.array(
+    z.strictObject({
+      branch_id: z.string(),
+      profile_id: z.string(),
+      runtime: z.string(),
+      provider: z.string().nullable(),
+      requested_model: z.string(),
+      observed_model: z.string().nullable(),
+      model_proof: ModelProofStatusSchema,
+      executor_profile_digest: DigestSchema.nullable(),
+      state: z.string(),
+      failure_code: z.string().nullable(),
+      attempt: z.number().int(),
+      history: z.array(StateChangeSchema),
+      receipt_verified: z.boolean(),
+      verification_reasons: z.array(z.string()),
+      execution_receipt_digest: DigestSchema.nullable(),
+      fork_receipt_digest: DigestSchema.nullable(),
+      verifier: z.strictObject({
+        status: z.string(),
+        steps: z.array(z.strictObject({ id: z.string(), status: z.string(), exit_code: z.number().int().nullable(), timed_out: z.boolean() })),
+      }),
+    }),
+  ),
+  comparison: z.strictObject({
+    outcome: z.enum(['recommend', 'tie', 'insufficient-evidence']),
+    recommended_branch_id: z.string().nullable(),
+  }),
+  selection: z.strictObject({ selected: z.boolean(), branch_id: z.string().nullable(), selected_at: z.string().nullable() }),
+  landing: z.strictObject({ landed: z.boolean(), landed_at: z.string().nullable() }),
+});
+export type Replay = z.infer<typeof ReplaySchema>;
+
+export const ProofReportSchema = z.strictObject({
+  schema_version: z.literal(1),
+  kind: z.literal('citadel_proof_report'),
+  fork_id: z.string(),
+  counts: z.strictObject({
+    branches: z.number().int(),
+    comparable: z.number().int(),
+    verified_receipts: z.number().int(),
+    model_proof: z.strictObject({ passed: z.number().int(), failed: z.number().int(), unknown: z.number().int() }),
+  }),
+  comparison: z.strictObject({
+    outcome: z.enum(['recommend', 'tie', 'insufficient-evidence']),
+    recommended_branch_id: z.string().nullable(),
+  }),
+  replay_digest: DigestSchema,
+  replay: ReplaySchema,
+});
+export type ProofReport = z.infer<typeof ProofReportSchema>;
+
+/** What Mission Control shows of a proof report: its digest and a bounded summary, never the replay. */
+export const ProofProjectionSchema = z.strictObject({
+  fork_id: z.string(),
+  report_digest: DigestSchema,
+  branches: z.number().int(),
+  verified_receipts: z.number().int(),
+  comparable: z.number().int(),
+  model_proof: ProofReportSchema.shape.counts.shape.model_proof,
+  outcome: ProofReportSchema.shape.comparison.shape.outcome,
+  recommended_branch_id: z.string().nullable(),
+});
+export type ProofProjection = z.infer<typeof ProofProjectionSchema>;

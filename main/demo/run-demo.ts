@@ -3,7 +3,19 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ExecutorProfile } from '../../shared/executors/profile-schema';
 import type { ForkEventSink } from '../../shared/fork/events';
+import { CitadelError } from '../../shared/errors';
+import type { Comparison } from '../../shared/fork/compare';
 import type { ForkRecord } from '../../shared/fork/fork-record';
+import type { LandingCheck, SelectionRecord } from '../../shared/fork/landing';
+import { ProofReportSchema, ReplaySchema } from '../../shared/publish/replay';
+import { land } from '../landing/land';
+import { landingChecks } from '../landing/landing-checks';
+import { compareFork } from '../orchestrator/compare-fork';
+import { landingInputFor } from '../orchestrator/land-fork';
+import { selectBranch } from '../orchestrator/select-branch';
+import { buildProof } from '../publish/build-proof';
+import { buildReplay } from '../publish/build-replay';
+import { renderPublic, writePublic } from '../publish/export-public';
 import type { OrchestratorContext } from '../orchestrator/context';
 import { createFork } from '../orchestrator/create-fork';
 import { driveFork } from '../orchestrator/drive-fork';
@@ -24,6 +36,14 @@ export interface DemoRun {
   readonly repo: string;
   /** The file key store was used because no OS keychain answered. */
   readonly weakerKeyStore: boolean;
+  readonly comparison: Comparison;
+  readonly selection: SelectionRecord;
+  readonly checks: readonly LandingCheck[];
+  readonly token: string;
+  readonly mergeCommit: string;
+  readonly replayFile: string;
+  readonly proofFile: string;
+  readonly proofDigest: string;
 }
 
 export interface DemoHost {
@@ -35,7 +55,8 @@ export interface DemoHost {
 /**
  * A complete fork through the real engine on a scratch repository with a failing test: the
  * simulated claude fixes the bug, the simulated codex makes a plausible wrong fix, and the
- * verifier tells them apart. The fork is marked as a demo in its record.
+ * verifier tells them apart. Then compare, select, the landing checks and token, a local merge,
+ * and the public replay and proof files. The fork is marked as a demo in its record.
  */
 export async function runDemo(host: DemoHost, parentEnv: Readonly<Record<string, string | undefined>>, events: ForkEventSink): Promise<DemoRun> {
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'citadel-demo-'));
@@ -59,6 +80,37 @@ export async function runDemo(host: DemoHost, parentEnv: Readonly<Record<string,
   if (weakerKeyStore) ctx = await host.context({ ...env, CITADEL_KEYSTORE: 'file' }, events);
 
   const created = await createFork(ctx, { objective: DEMO_OBJECTIVE, executors: { kind: 'executors', profiles: DEMO_PROFILES }, repo, workflowFile, demo: true });
-  const record = await driveFork(ctx, created.record.fork_id, 'all');
-  return { record, scratch, repo, weakerKeyStore };
+  const forkId = created.record.fork_id;
+  await driveFork(ctx, forkId, 'all');
+
+  // The operator's steps, as the CLI runs them: compare, select the recommendation, check, confirm.
+  const comparison = await compareFork(ctx, forkId);
+  if (comparison.outcome !== 'recommend' || comparison.recommended_branch_id === null) {
+    throw new CitadelError('INTERNAL_ERROR', `the demo expected a recommendation, got ${comparison.outcome}`);
+  }
+  const selection = await selectBranch(ctx, forkId, { branchId: comparison.recommended_branch_id, actor: 'citadel-demo', reason: 'The only branch whose verifier passed.' });
+  const input = await landingInputFor(ctx, forkId);
+  const plan = await landingChecks(input);
+  if (plan.token === null) throw new CitadelError('INTERNAL_ERROR', 'the demo expected every landing check to pass');
+  const landed = await land(input, plan.token);
+
+  const replayFile = path.join(scratch, `${forkId}.replay.json`);
+  const proofFile = path.join(scratch, `${forkId}.proof.json`);
+  await writePublic(await renderPublic(await buildReplay(ctx, forkId), ReplaySchema), replayFile);
+  const proof = await renderPublic(await buildProof(ctx, forkId), ProofReportSchema);
+  await writePublic(proof, proofFile);
+  return {
+    record: await ctx.store.readRecord(forkId),
+    scratch,
+    repo,
+    weakerKeyStore,
+    comparison,
+    selection,
+    checks: plan.checks,
+    token: plan.token,
+    mergeCommit: landed.merge_commit,
+    replayFile,
+    proofFile,
+    proofDigest: proof.digest,
+  };
 }

@@ -4,7 +4,8 @@ import { forkStatusOf } from '../../../shared/fork/fork-status';
 import { runDemo } from '../../demo/run-demo';
 import { cliOrchestratorContext } from '../orchestrator-context';
 import { printJson, type Io } from '../output';
-import { describeEvent, renderForkStatus } from './render-fork';
+import { renderComparison } from './render-comparison';
+import { describeEvent, renderForkStatus, renderLandingChecks } from './render-fork';
 
 /** Bundled beside the CLI (out/cli/simulated-runtime.mjs). */
 const SIMULATED_RUNTIME = fileURLToPath(new URL('./simulated-runtime.mjs', import.meta.url));
@@ -15,20 +16,43 @@ export async function demoCommand(io: Io, options: { json: boolean }): Promise<v
   const demo = await runDemo({ context: (env, sink) => cliOrchestratorContext({ env, events: sink }), simulatedRuntimeModule: SIMULATED_RUNTIME }, process.env, events);
   const status = forkStatusOf(demo.record);
   if (options.json) {
-    printJson(io, { ...status, weaker_key_store: demo.weakerKeyStore });
+    printJson(io, {
+      ...status,
+      weaker_key_store: demo.weakerKeyStore,
+      comparison: { outcome: demo.comparison.outcome, recommended_branch_id: demo.comparison.recommended_branch_id },
+      selection: demo.selection,
+      landing: { checks: demo.checks, token: demo.token, merge_commit: demo.mergeCommit },
+      replay_file: demo.replayFile,
+      proof_file: demo.proofFile,
+      proof_digest: demo.proofDigest,
+    });
     return;
   }
+  const id = status.fork_id;
   const lines = [
-    '',
-    renderForkStatus(status).trimEnd(),
     '',
     `Scratch repository: ${demo.repo} (its test fails until sum() adds)`,
     'The simulated claude fixed the bug; the simulated codex made a plausible wrong fix. The workflow verifier',
-    '(node --test test/sum.test.js) ran in each worktree after the runtime exited, and each result is bound to an',
-    'ed25519-signed execution receipt and fork receipt under the fork root.',
-    ...(demo.weakerKeyStore ? ['', 'note: no OS keychain answered (KEYCHAIN_UNAVAILABLE), so the demo signed with the weaker file key store.'] : []),
+    '(node --test test/sum.test.js) ran in each worktree after the runtime exited; each result is bound to an',
+    'ed25519-signed execution receipt and fork receipt.',
     '',
-    `Next: citadel fork status ${status.fork_id}    citadel fork clean ${status.fork_id}`,
+    `$ citadel fork compare ${id}`,
+    renderComparison(demo.comparison).trimEnd(),
+    '',
+    `$ citadel fork select ${id} ${demo.selection.branch_id} --reason "…"`,
+    `selected ${demo.selection.branch_id} at fork revision ${demo.selection.fork_revision} (no git command ran)`,
+    '',
+    `$ citadel fork land ${id}`,
+    renderLandingChecks(id, demo.checks, demo.token).trimEnd(),
+    '',
+    `$ citadel fork land ${id} --confirm ${demo.token}`,
+    `landed: merge commit ${demo.mergeCommit} in the scratch repository (local merge only; nothing was pushed)`,
+    '',
+    renderForkStatus(status).trimEnd(),
+    '',
+    `Public replay: ${demo.replayFile}`,
+    `Proof report:  ${demo.proofFile} (${demo.proofDigest})`,
+    ...(demo.weakerKeyStore ? ['', 'note: no OS keychain answered (KEYCHAIN_UNAVAILABLE), so the demo signed with the weaker file key store.'] : []),
     '',
   ];
   io.stdout(lines.join('\n'));

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../support/run-cli';
 import { useTempDirs } from '../../support/temp-dir';
@@ -5,13 +6,37 @@ import { useTempDirs } from '../../support/temp-dir';
 const tempDir = useTempDirs();
 
 describe('citadel demo', () => {
-  it('runs a real fork with simulated runtimes: the right fix passes, the plausible wrong one fails the verifier', async () => {
+  it('runs a real fork with simulated runtimes through compare, select, land, replay and proof', async () => {
     const root = tempDir('citadel-demo-root-');
     const env = { ...process.env, CITADEL_HOME: root, CITADEL_ISSUER: 'test-demo' };
     const run = await runCli(['demo', '--json'], { env });
     expect(run.code, run.stderr).toBe(0);
-    const doc = JSON.parse(run.stdout) as { fork_id: string; demo: boolean; state: string; branches: { branch_id: string; state: string; failure_code: string | null }[] };
-    expect(doc).toMatchObject({ demo: true, state: 'ready', schema_version: 2 });
+    const doc = JSON.parse(run.stdout) as {
+      fork_id: string;
+      demo: boolean;
+      state: string;
+      branches: { branch_id: string; state: string; failure_code: string | null }[];
+      landing: { token: string; merge_commit: string };
+      replay_file: string;
+      proof_file: string;
+      proof_digest: string;
+    };
+    expect(doc).toMatchObject({
+      demo: true,
+      state: 'landed',
+      schema_version: 2,
+      comparison: { outcome: 'recommend', recommended_branch_id: 'branch-claude-sonnet' },
+      selection: { branch_id: 'branch-claude-sonnet', actor: 'citadel-demo' },
+    });
+    expect(doc.landing.token).toMatch(/^[0-9a-f]{12}$/);
+    const proof = JSON.parse(readFileSync(doc.proof_file, 'utf8')) as { counts: unknown; replay: { fork: { demo: boolean } } };
+    expect(proof.counts).toEqual({ branches: 2, comparable: 2, verified_receipts: 2, model_proof: { passed: 2, failed: 0, unknown: 0 } });
+    expect(proof.replay.fork.demo).toBe(true);
+    expect(JSON.parse(readFileSync(doc.replay_file, 'utf8'))).toEqual(proof.replay);
+    // The merge landed in the scratch repository, and the replay carries no path or repository identity.
+    const replayText = readFileSync(doc.replay_file, 'utf8');
+    expect(replayText).not.toContain('/tmp');
+    expect(replayText).not.toContain(doc.landing.merge_commit);
     expect(doc.branches).toEqual([
       expect.objectContaining({ branch_id: 'branch-claude-sonnet', state: 'passed', failure_code: null }),
       expect.objectContaining({ branch_id: 'branch-codex-gpt', state: 'failed', failure_code: 'VERIFIER_FAILED' }),
@@ -29,5 +54,6 @@ describe('citadel demo', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('weaker file key store');
     expect(run.stdout).toMatch(/branch-claude-sonnet\s+claude\s+passed/);
+    expect(run.stdout).toMatch(/landed: merge commit [0-9a-f]{40}/);
   });
 });

@@ -1,0 +1,68 @@
+import { writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { FIXED_SUM, ForkHarness, parseDoc, WRONG_SUM } from '../../support/fork-harness';
+import { useTempDirs } from '../../support/temp-dir';
+
+const tempDir = useTempDirs();
+
+async function readyFork(): Promise<{ h: ForkHarness; forkId: string }> {
+  const h = new ForkHarness(tempDir('citadel-select-'));
+  await h.simulate({ claude: { edits: [{ path: 'src/sum.js', content: FIXED_SUM }] }, codex: { outcome: 'auth_error' } });
+  const { doc } = await h.startJson(['--runtimes', 'claude,codex', '--workflow', h.workflowFile]);
+  return { h, forkId: doc.fork_id };
+}
+
+describe('fork select', () => {
+  it('records an immutable decision without touching git; repeating it is idempotent', async () => {
+    const h = new ForkHarness(tempDir('citadel-select-'));
+    await h.simulate({ claude: { edits: [{ path: 'src/sum.js', content: FIXED_SUM }] }, codex: { edits: [{ path: 'src/sum.js', content: WRONG_SUM }] } });
+    const { doc } = await h.startJson(['--runtimes', 'claude,codex', '--workflow', h.workflowFile]);
+    const refsBefore = h.gitIn(h.repo, 'for-each-ref');
+    const headBefore = h.gitIn(h.repo, 'rev-parse', 'HEAD');
+    const args = ['fork', 'select', doc.fork_id, 'branch-claude', '--reason', 'verifier passed', '--actor', 'alice', '--json'];
+    const first = await h.cli(args);
+    expect(first.code, first.stderr).toBe(0);
+    const selection = (JSON.parse(first.stdout) as { selection: Record<string, unknown>; git_touched: boolean }).selection;
+    expect(selection).toMatchObject({ fork_id: doc.fork_id, branch_id: 'branch-claude', actor: 'alice', fork_revision: doc.revision });
+    expect(JSON.stringify(selection)).not.toContain('verifier passed');
+    const again = await h.cli(args);
+    expect(JSON.parse(again.stdout)).toEqual(JSON.parse(first.stdout));
+    const status = parseDoc(await h.cli(['fork', 'status', doc.fork_id, '--json']));
+    expect(status).toMatchObject({ state: 'selected', revision: doc.revision + 1 });
+    expect(h.gitIn(h.repo, 'for-each-ref')).toBe(refsBefore);
+    expect(h.gitIn(h.repo, 'rev-parse', 'HEAD')).toBe(headBefore);
+
+    const conflict = await h.cli(['fork', 'select', doc.fork_id, 'branch-codex', '--reason', 'other', '--idempotency-key', String(selection.idempotency_key), '--json']);
+    expect(conflict.code).toBe(1);
+    expect(JSON.parse(conflict.stdout)).toMatchObject({ error: { code: 'SELECTION_KEY_CONFLICT' } });
+  });
+
+  it('refuses a branch that is not comparable, and a fork that is not ready', async () => {
+    const { h, forkId } = await readyFork();
+    const status = parseDoc(await h.cli(['fork', 'status', forkId, '--json']));
+    expect(status.state).toBe('failed');
+    const refused = await h.cli(['fork', 'select', forkId, 'branch-codex', '--reason', 'x', '--json']);
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ error: { code: 'FORK_STATE_CONFLICT' } });
+    const noReason = await h.cli(['fork', 'select', forkId, 'branch-claude', '--json']);
+    expect(noReason.code).toBe(2);
+
+    const three = new ForkHarness(tempDir('citadel-select-'));
+    await three.simulate({ claude: { edits: [{ path: 'src/sum.js', content: FIXED_SUM }] }, codex: { outcome: 'auth_error' } });
+    const executors = `${three.base}/executors.json`;
+    writeFileSync(
+      executors,
+      JSON.stringify({
+        schema_version: 1,
+        executors: ['claude-a', 'claude-b'].map((id) => ({ profile_id: id, runtime: 'claude', model: null, local_provider: null, adapter_options: {} })).concat([
+          { profile_id: 'codex-a', runtime: 'codex', model: null, local_provider: null, adapter_options: {} },
+        ]),
+      }),
+    );
+    const { doc } = await three.startJson(['--executors', executors, '--workflow', three.workflowFile]);
+    expect(doc.state).toBe('ready');
+    const notComparable = await three.cli(['fork', 'select', doc.fork_id, 'branch-codex-a', '--reason', 'cheapest', '--json']);
+    expect(notComparable.code).toBe(1);
+    expect(JSON.parse(notComparable.stdout)).toMatchObject({ error: { code: 'SELECTION_REFUSED', details: { reasons: ['runtime_did_not_complete'] } } });
+  });
+});

@@ -1,3 +1,5 @@
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { svelteTesting } from '@testing-library/svelte/vite';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -11,6 +13,17 @@ export default defineConfig({
       {
         extends: true,
         test: { name: 'integration', include: ['test/integration/**/*.test.ts'], testTimeout: 60_000 },
+      },
+      {
+        // Svelte components in jsdom (@testing-library/svelte needs svelteTesting() in the plugins).
+        plugins: [svelte(), svelteTesting()],
+        test: {
+          name: 'component',
+          include: ['test/component/**/*.test.ts'],
+          environment: 'jsdom',
+          setupFiles: ['test/component/setup.ts'],
+          testTimeout: 20_000,
+        },
       },
     ],
   },

@@ -1,9 +1,8 @@
 import { isCitadelError } from '../../shared/errors';
-import type { ForkStatus } from '../../shared/fork/fork-record';
 import { forkStatusOf } from '../../shared/fork/fork-status';
+import type { ForkListEntry } from '../../shared/ipc/contract';
 import type { OrchestratorContext } from './context';
 
-export type ForkListEntry = ForkStatus | { fork_id: string; state: 'unknown'; problem: string };
 
 /** Every fork under the root. An unreadable record is listed as unknown with its reason, never hidden. */
 export async function listForks(ctx: OrchestratorContext): Promise<ForkListEntry[]> {

@@ -1,7 +1,7 @@
 import type { ForkEvent } from '../../../shared/fork/events';
 import type { ForkStatus } from '../../../shared/fork/fork-record';
 import type { LandingCheck } from '../../../shared/fork/landing';
-import type { ForkListEntry } from '../../orchestrator/list-forks';
+import type { ForkListEntry } from '../../../shared/ipc/contract';
 
 export function renderForkStatus(status: ForkStatus): string {
   const lines = [

@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import { CitadelErrorDataSchema } from '../errors';
+import { ExecutorProfileSchema } from '../executors/profile-schema';
+import { ExecutorSetDescriptionSchema } from '../executors/executor-set-description';
+import { ComparisonSchema } from '../fork/compare';
+import { ForkEventSchema } from '../fork/events';
+import { BranchIdSchema, ForkIdSchema } from '../fork/ids';
+import { ForkStateSchema, ForkStatusSchema } from '../fork/fork-record';
+import { LandingCheckSchema, SelectionRecordSchema } from '../fork/landing';
+import { ModelProofSchema } from '../fork/model-proof';
+import { DiffSummarySchema, VerifierEvidenceSchema } from '../fork/receipts';
+import { ProofProjectionSchema } from '../publish/replay';
+import { ReadinessReportSchema } from '../runtime/readiness';
+import { TelemetrySchema } from '../runtime/telemetry';
+
+/**
+ * The one IPC contract (ARCHITECTURE.md): each channel's name, strict request and response
+ * schemas. The Electron main handlers, the preload bridge and the loopback web host are all
+ * built from this table; none of them lists channels by hand.
+ */
+
+const Fork = z.strictObject({ fork_id: ForkIdSchema });
+
+export const ForkListEntrySchema = z.union([
+  ForkStatusSchema,
+  z.strictObject({ fork_id: z.string(), state: z.literal('unknown'), problem: z.string() }),
+]);
+export type ForkListEntry = z.infer<typeof ForkListEntrySchema>;
+
+/** How the New Fork form names its executors: legacy runtimes or validated profiles. */
+export const ExecutorChoiceSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('runtimes'), list: z.string().max(200) }),
+  z.strictObject({ kind: z.literal('executors'), profiles: z.array(ExecutorProfileSchema).max(32) }),
+]);
+
+export const StartForkRequestSchema = z.strictObject({
+  objective: z.string().min(1).max(64 * 1024),
+  repo: z.string().min(1).max(4096),
+  executors: ExecutorChoiceSchema,
+  workflow_file: z.string().max(4096).nullable(),
+  budget_seconds: z.number().int().min(1).max(7 * 24 * 3600).nullable(),
+});
+export type StartForkRequest = z.infer<typeof StartForkRequestSchema>;
+
+export const BranchDetailSchema = z.strictObject({
+  fork_id: ForkIdSchema,
+  branch_id: BranchIdSchema,
+  runtime: z.string(),
+  state: z.string(),
+  failure_code: z.string().nullable(),
+  receipt_verified: z.boolean(),
+  verification_reasons: z.array(z.string()),
+  model: ModelProofSchema,
+  telemetry: TelemetrySchema.nullable(),
+  verifier: VerifierEvidenceSchema.nullable(),
+  diff_summary: DiffSummarySchema.nullable(),
+  /** The branch's unified diff against the base, for the local viewer only (never exported). */
+  diff_text: z.string().nullable(),
+  duration_ms: z.number().int().nullable(),
+});
+export type BranchDetail = z.infer<typeof BranchDetailSchema>;
+
+export const SettingsSchema = z.strictObject({
+  fork_root: z.string(),
+  issuer_id: z.string(),
+  public_key_fingerprint: z.string().nullable(),
+  key_store: z.enum(['os-keychain', 'file']),
+  key_store_ready: z.boolean(),
+  key_store_problem: z.string().nullable(),
+});
+
+export const OpenedArtifactSchema = z.strictObject({
+  kind: z.enum(['citadel_replay', 'citadel_proof_report']),
+  digest: z.string(),
+  /** For a proof report: its embedded replay matches `replay_digest`. */
+  digest_checked: z.boolean(),
+  document: z.json(),
+});
+
+export const IPC_CHANNELS = {
+  listForks: { request: z.strictObject({ state: ForkStateSchema.nullable() }), response: z.strictObject({ forks: z.array(ForkListEntrySchema) }) },
+  forkStatus: { request: Fork, response: ForkStatusSchema },
+  previewFork: { request: StartForkRequestSchema, response: z.strictObject({ schema_version: z.union([z.literal(1), z.literal(2)]), executors: ExecutorSetDescriptionSchema }) },
+  startFork: { request: StartForkRequestSchema, response: ForkStatusSchema },
+  stopBranch: { request: z.strictObject({ fork_id: ForkIdSchema, branch_id: BranchIdSchema.nullable() }), response: ForkStatusSchema },
+  branchDetail: { request: z.strictObject({ fork_id: ForkIdSchema, branch_id: BranchIdSchema }), response: BranchDetailSchema },
+  compareFork: { request: Fork, response: ComparisonSchema },
+  selectBranch: {
+    request: z.strictObject({ fork_id: ForkIdSchema, branch_id: BranchIdSchema, reason: z.string().min(1).max(16 * 1024), actor: z.string().min(1).max(128) }),
+    response: SelectionRecordSchema,
+  },
+  landingChecks: { request: Fork, response: z.strictObject({ checks: z.array(LandingCheckSchema), token: z.string().nullable() }) },
+  confirmLanding: { request: z.strictObject({ fork_id: ForkIdSchema, token: z.string().regex(/^[0-9a-f]{12}$/) }), response: z.strictObject({ landed: z.literal(true), merge_commit: z.string() }) },
+  exportReplay: { request: Fork, response: z.strictObject({ text: z.string(), digest: z.string() }) },
+  exportProof: { request: Fork, response: z.strictObject({ text: z.string(), digest: z.string() }) },
+  proofProjection: { request: Fork, response: ProofProjectionSchema },
+  openArtifact: { request: z.strictObject({ text: z.string().max(16 * 1024 * 1024) }), response: OpenedArtifactSchema },
+  validateExecutors: { request: z.strictObject({ text: z.string().max(1024 * 1024) }), response: ExecutorSetDescriptionSchema },
+  readiness: { request: z.strictObject({}), response: ReadinessReportSchema },
+  settings: { request: z.strictObject({}), response: SettingsSchema },
+} as const satisfies Record<string, { request: z.ZodType; response: z.ZodType }>;
+
+export type ChannelName = keyof typeof IPC_CHANNELS;
+export const CHANNEL_NAMES = Object.keys(IPC_CHANNELS) as ChannelName[];
+export type ChannelRequest<C extends ChannelName> = z.infer<(typeof IPC_CHANNELS)[C]['request']>;
+export type ChannelResponse<C extends ChannelName> = z.infer<(typeof IPC_CHANNELS)[C]['response']>;
+
+/** Every call's answer crosses as a typed value: the response, or an error with its stable code. */
+export function replySchema<C extends ChannelName>(channel: C) {
+  return z.discriminatedUnion('ok', [
+    z.strictObject({ ok: z.literal(true), value: IPC_CHANNELS[channel].response }),
+    z.strictObject({ ok: z.literal(false), error: CitadelErrorDataSchema }),
+  ]);
+}
+export type Reply<C extends ChannelName> = { ok: true; value: ChannelResponse<C> } | { ok: false; error: z.infer<typeof CitadelErrorDataSchema> };
+
+/** The typed event stream (fork/branch state changes, runtime events, verifier steps). */
+export const EVENT_CHANNEL = 'citadel:event';
+export const IpcEventSchema = ForkEventSchema;
+
+/** The Electron IPC channel name for a contract channel. */
+export const ipcChannelName = (channel: ChannelName): string => `citadel:${channel}`;
+
+/** The bridge the preload exposes as `window.citadel`: one named function per channel, one subscription. */
+export type CitadelBridge = { [C in ChannelName]: (request: ChannelRequest<C>) => Promise<Reply<C>> } & {
+  onEvent(listener: (event: z.infer<typeof ForkEventSchema>) => void): () => void;
+};

@@ -35,33 +35,39 @@ function isJwtHeader(segment: string): boolean {
 }
 
 /**
- * A vendor prefix followed by a body. The body must not read as words, so a profile or branch
- * named `sk-learn-baseline` is not a key while `sk-` + 48 random chars is.
+ * Vendor prefixes, each with the body that follows it. The body must not read as words, so a
+ * profile or branch named `sk-learn-baseline` is not a key while `sk-` + 48 random chars is.
+ * One alternation per rule, so each string is searched once per rule.
  */
-function prefixedToken(prefix: string, body: string): RegExp {
-  return new RegExp(`(?<![A-Za-z0-9_-])(?:${prefix})(${body})`, 'g');
+function prefixedTokens(entries: readonly (readonly [prefix: string, body: string])[]): RegExp {
+  const alternatives = entries.map(([prefix, body]) => `(?:${prefix})(${body})`).join('|');
+  return new RegExp(`(?<![A-Za-z0-9_-])(?:${alternatives})`, 'g');
 }
 
-function hasUnstructuredBody(patterns: readonly RegExp[], text: string): boolean {
-  return patterns.some((pattern) => [...text.matchAll(pattern)].some((match) => !isWordStructured(match[1] ?? '')));
+function hasUnstructuredBody(pattern: RegExp, text: string): boolean {
+  for (const match of text.matchAll(pattern)) {
+    const body = match.slice(1).find((group) => group !== undefined) ?? '';
+    if (!isWordStructured(body)) return true;
+  }
+  return false;
 }
 
-const MODEL_PROVIDER_KEYS = [
-  prefixedToken('sk-', '[A-Za-z0-9_-]{20,}'), // OpenAI (incl. sk-proj-, sk-svcacct-), Anthropic sk-ant-, DeepSeek, OpenRouter
-  prefixedToken('gsk_', '[A-Za-z0-9]{20,}'), // Groq
-  prefixedToken('hf_', '[A-Za-z0-9]{20,}'), // Hugging Face
-  prefixedToken('xai-', '[A-Za-z0-9]{20,}'), // xAI
-  prefixedToken('pplx-', '[A-Za-z0-9]{20,}'), // Perplexity
-  prefixedToken('AIza', '[A-Za-z0-9_-]{30,}'), // Google API keys (Gemini, GCP)
-];
+const MODEL_PROVIDER_KEYS = prefixedTokens([
+  ['sk-', '[A-Za-z0-9_-]{20,}'], // OpenAI (incl. sk-proj-, sk-svcacct-), Anthropic sk-ant-, DeepSeek, OpenRouter
+  ['gsk_', '[A-Za-z0-9]{20,}'], // Groq
+  ['hf_', '[A-Za-z0-9]{20,}'], // Hugging Face
+  ['xai-', '[A-Za-z0-9]{20,}'], // xAI
+  ['pplx-', '[A-Za-z0-9]{20,}'], // Perplexity
+  ['AIza', '[A-Za-z0-9_-]{30,}'], // Google API keys (Gemini, GCP)
+]);
 
-const SERVICE_TOKENS = [
-  prefixedToken('gl(?:pat|rt|dt)-', '[A-Za-z0-9_-]{20,}'), // GitLab personal, runner, deploy tokens
-  prefixedToken('(?:sk|rk)_(?:live|test)_', '[A-Za-z0-9]{16,}'), // Stripe secret and restricted keys
-  prefixedToken('SK|AC', '[0-9a-fA-F]{32}'), // Twilio API key and account SIDs
-  prefixedToken('ATBB', '[A-Za-z0-9_=.-]{24,}'), // Bitbucket app passwords
-  prefixedToken('AccountKey=|SharedAccessKey=|sig=', '[A-Za-z0-9%+/=]{20,}'), // Azure storage keys and SAS signatures
-];
+const SERVICE_TOKENS = prefixedTokens([
+  ['gl(?:pat|rt|dt)-', '[A-Za-z0-9_-]{20,}'], // GitLab personal, runner, deploy tokens
+  ['(?:sk|rk)_(?:live|test)_', '[A-Za-z0-9]{16,}'], // Stripe secret and restricted keys
+  ['SK|AC', '[0-9a-fA-F]{32}'], // Twilio API key and account SIDs
+  ['ATBB', '[A-Za-z0-9_=.-]{24,}'], // Bitbucket app passwords
+  ['AccountKey=|SharedAccessKey=|sig=', '[A-Za-z0-9%+/=]{20,}'], // Azure storage keys and SAS signatures
+]);
 
 /** `scheme://user:password@` in any URL or connection string, with no placeholder exemptions. */
 const URL_CREDENTIALS = /[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/@:]+:[^\s/@]+@/;

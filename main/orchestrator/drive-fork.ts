@@ -84,6 +84,7 @@ class ForkDriver {
     if (pending.length > 0) {
       for (const branch of pending) await this.ensureBranchWorktree(branch);
       this.expected = await this.expectedSnapshot();
+      // One at a time, in branch order: which launch a crash leaves in doubt stays deterministic.
       for (const branch of pending) await this.launch(this.current(branch.branch_id));
     }
     if (mode === 'none') return this.record;

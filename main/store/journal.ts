@@ -37,6 +37,8 @@ export type EffectStatus = 'not-started' | 'in-doubt' | 'done' | 'failed';
  * after; recovery reads the pair to decide retry, skip or block.
  */
 export class Journal {
+  private appending: Promise<unknown> = Promise.resolve();
+
   private constructor(
     private readonly file: string,
     private readonly entries: JournalRecord[],
@@ -88,16 +90,21 @@ export class Journal {
     await this.append({ effect, key, phase: 'result', outcome, ...(data ? { data } : {}) });
   }
 
-  private async append(record: Omit<JournalRecord, 'seq' | 'at'>): Promise<void> {
-    const full: JournalRecord = { seq: this.entries.length, at: this.now().toISOString(), ...record };
-    const handle = await open(this.file, 'a', 0o600);
-    try {
-      await handle.write(`${JSON.stringify(full)}\n`);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    this.entries.push(full);
+  /** Appends are serialized, so concurrent effects (parallel launches) keep one gap-free sequence. */
+  private append(record: Omit<JournalRecord, 'seq' | 'at'>): Promise<void> {
+    const write = this.appending.then(async () => {
+      const full: JournalRecord = { seq: this.entries.length, at: this.now().toISOString(), ...record };
+      const handle = await open(this.file, 'a', 0o600);
+      try {
+        await handle.write(`${JSON.stringify(full)}\n`);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      this.entries.push(full);
+    });
+    this.appending = write.catch(() => undefined);
+    return write;
   }
 }
 

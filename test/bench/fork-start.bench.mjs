@@ -171,6 +171,7 @@ export async function run({ log = (line) => process.stderr.write(`${line}\n`) } 
   for (const file of [CLI, SIMULATOR]) if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
   const rounds = Number(process.env.CITADEL_BENCH_ROUNDS ?? 3);
   const files = Number(process.env.CITADEL_BENCH_FILES ?? 20000);
+  if (!Number.isInteger(rounds) || rounds < 1 || !Number.isInteger(files) || files < 1) throw new Error('CITADEL_BENCH_ROUNDS and CITADEL_BENCH_FILES must be whole numbers >= 1');
   const work = mkdtempSync(path.join(tmpdir(), 'citadel-bench-fork-start-'));
   try {
     const repo = path.join(work, 'repo');
@@ -184,22 +185,33 @@ export async function run({ log = (line) => process.stderr.write(`${line}\n`) } 
     const base = await generateRepository(repo, files);
     log(`  ${name}: generated ${files} files in ${(Number(process.hrtime.bigint() - started) / 1e9).toFixed(1)} s (${work})`);
 
-    // Generating the repository read and wrote every object, so git's side is warm; loading the CLI
-    // bundle and its dependencies once warms the page cache for Node's side. A full warm-up round
-    // would cost over a minute on a slow file system and change nothing measurable.
+    // Loading the CLI bundle and its dependencies once warms the page cache for Node's side (a full
+    // Citadel warm-up run would cost half a minute on a slow disk for nothing more).
     const warm = await timed(process.execPath, [CLI, '--help'], { cwd: work, env: citadelEnv(work, path.join(work, 'root-warm'), bin) });
     if (warm.code !== 0) throw new Error(`citadel --help failed (exit ${warm.code}): ${warm.stderr}`);
+
+    // Every measured run must start from the same state of the file system: right after 4 x 20,000
+    // files were removed (on this kind of disk a fresh repository checks out faster than one whose
+    // worktrees were just deleted). One throwaway add and removal of 4 worktrees puts round 1 there too.
+    await measureWorktreeAdd(repo, base, 'warm', path.join(work, 'git-warm'));
+    await resetRepository(repo);
 
     const gitTimes = [];
     const citadelTimes = [];
     for (let round = 0; round < rounds; round += 1) {
       const order = round % 2 === 0 ? ['git', 'citadel'] : ['citadel', 'git'];
+      let resetSeconds = 0;
       for (const side of order) {
         if (side === 'git') gitTimes.push(await measureWorktreeAdd(repo, base, round, path.join(work, `git-r${round}`)));
         else citadelTimes.push(await measureCitadel(work, repo, path.join(work, `root-r${round}`), bin));
+        const resetStarted = process.hrtime.bigint();
         await resetRepository(repo);
+        resetSeconds += Number(process.hrtime.bigint() - resetStarted) / 1e9;
       }
-      log(`  ${name}: round ${round + 1}/${rounds}: git worktree add x${BRANCHES} ${gitTimes.at(-1).toFixed(2)} s, citadel ${citadelTimes.at(-1).toFixed(2)} s`);
+      const [g, c] = [gitTimes.at(-1), citadelTimes.at(-1)];
+      log(
+        `  ${name}: round ${round + 1}/${rounds} (${order.join(' first, ')} second): git worktree add x${BRANCHES} ${g.toFixed(2)} s, citadel ${c.toFixed(2)} s, ratio ${(c / g).toFixed(2)}; cleanup ${resetSeconds.toFixed(1)} s`,
+      );
     }
 
     if (process.env.CITADEL_BENCH_PROFILE === '1') {
@@ -271,7 +283,9 @@ async function profileCitadel(work, repo, bin, log) {
     child.on('close', resolve);
   });
   const total = (nowMs() - t0) / 1000;
+  const resetStarted = nowMs();
   await resetRepository(repo);
+  log(`  profile: cleanup after the profiled run ${((nowMs() - resetStarted) / 1000).toFixed(1)} s`);
   if (code !== 0) throw new Error(`profiled citadel fork start exited ${code}: ${events.map((e) => e.line).join(' | ')}`);
 
   const calls = readFileSync(gitLog, 'utf8')

@@ -168,6 +168,7 @@ export function registerForkCommands(program: Command, io: Io): void {
     .description('write the deterministic, redacted public replay of a fork')
     .argument('<fork_id>')
     .option('--output <file>', 'write to this file instead of stdout')
+    .option('--json', 'errors as one JSON document (the replay itself is always JSON)')
     .action(async (forkId: string, options: { output?: string }) => {
       const artifact = await renderPublic(await buildReplay(await cliOrchestratorContext(), forkId), ReplaySchema);
       await emitArtifact(io, artifact, options.output);
@@ -178,6 +179,7 @@ export function registerForkCommands(program: Command, io: Io): void {
     .description('write the bounded proof report: verified counts, comparison outcome and the embedded replay')
     .argument('<fork_id>')
     .option('--output <file>', 'write to this file instead of stdout')
+    .option('--json', 'errors as one JSON document (the report itself is always JSON)')
     .action(async (forkId: string, options: { output?: string }) => {
       const artifact = await renderPublic(await buildProof(await cliOrchestratorContext(), forkId), ProofReportSchema);
       await emitArtifact(io, artifact, options.output);

@@ -190,7 +190,8 @@ describe('verifyEnvelope rejects every tampering with the right reason', () => {
       { ...envelope, receipt_digest: envelope.receipt_digest.toUpperCase() },
       { ...envelope, receipt_digest: envelope.receipt_digest.replace('sha256:', 'sha512:') },
       { ...envelope, signature: envelope.signature.replace(/==$/, '') },
-      { ...envelope, signature: Buffer.from(envelope.signature, 'base64').toString('base64url') + '==' },
+      // base64url spelling: identical to base64 when the signature has no '+' or '/', so only then is it skipped.
+      ...(/[+/]/.test(envelope.signature) ? [{ ...envelope, signature: Buffer.from(envelope.signature, 'base64').toString('base64url') + '==' }] : []),
       { ...envelope, signature: Buffer.from(envelope.signature, 'base64').subarray(0, 63).toString('base64') },
       { ...envelope, receipt: { ...WRAPPER, when: new Date() } },
       { ...envelope, receipt: { ...WRAPPER, big: 10n } },

@@ -3,6 +3,7 @@ import { CitadelError } from '../../shared/errors';
 import { demoCommand } from './commands/demo';
 import { executorsValidate } from './commands/executors-validate';
 import { registerForkCommands } from './commands/fork-commands';
+import { registerMissionControlCommand } from './commands/mission-control';
 import { runtimesCommand } from './commands/runtimes';
 import { asCitadelError, EXIT_OK, EXIT_USAGE, printError, type Io } from './output';
 
@@ -55,6 +56,7 @@ function buildProgram(context: CliContext, json: boolean): Command {
     .action((file: string, options: { json?: boolean }) => executorsValidate(io, file, { json: options.json === true }));
 
   registerForkCommands(program, io);
+  registerMissionControlCommand(program, io);
 
   program
     .command('runtimes')

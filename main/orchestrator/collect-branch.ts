@@ -25,6 +25,7 @@ import { runVerifierCommand } from '../verifier/run-verifier-command';
 import { branchFiles, type BranchFiles } from './branch-files';
 import type { OrchestratorContext } from './context';
 import { readLaunchFacts } from './launch-branch';
+import { readJsonIfValid } from '../store/read-json-if-valid';
 
 export type RunEnd = { kind: 'exited'; status: ExitedStatus } | { kind: 'not_started'; failure: FailureCode };
 
@@ -148,7 +149,7 @@ export async function collectBranch(ctx: OrchestratorContext, journal: Journal, 
 }
 
 async function containmentCheck(files: BranchFiles, input: CollectInput): Promise<ContainmentViolation[]> {
-  const stored = await readJson(files.containment, ContainmentCheckSchema);
+  const stored = await readJsonIfValid(files.containment, ContainmentCheckSchema);
   if (stored) return stored.violations as ContainmentViolation[];
   const assigned = input.expected.assigned.map((a) => ({ branchId: a.branch_id, worktreePath: a.worktree_path, branchName: a.branch_name }));
   const now = await containmentSnapshot(input.repo, assigned);
@@ -180,7 +181,7 @@ function failureOf(end: RunEnd, violations: readonly ContainmentViolation[], par
 }
 
 async function resultCommit(files: BranchFiles, worktree: string, fork: ForkRecord, branch: BranchRecord) {
-  const stored = await readJson(files.resultCommit, ResultCommitSchema);
+  const stored = await readJsonIfValid(files.resultCommit, ResultCommitSchema);
   if (stored) return stored;
   const commit = await commitWorktreeResult(worktree, `citadel: result of ${branch.branch_id} (attempt ${branch.attempt}) for ${fork.fork_id}`);
   const record = { commit: commit.commit, tree: commit.tree, changed: commit.changed };
@@ -240,15 +241,4 @@ async function verify(
 async function readBounded(file: string): Promise<string> {
   const buffer = await readFile(file).catch(() => Buffer.alloc(0));
   return buffer.subarray(0, MAX_OUTPUT_BYTES).toString('utf8');
-}
-
-async function readJson<S extends z.ZodType>(file: string, schema: S): Promise<z.infer<S> | null> {
-  const text = await readFile(file, 'utf8').catch(() => null);
-  if (text === null) return null;
-  try {
-    const parsed = schema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
 }

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { digestOf, sha256Digest } from '../../shared/digest';
 import { isCitadelError } from '../../shared/errors';
@@ -13,6 +12,7 @@ import { resolveExecutable } from '../runtimes/resolve-executable';
 import type { RunStatus } from '../runtimes/supervisor/run-status';
 import { writeFileDurably, writeJsonDurably } from '../store/atomic-file';
 import { crashPoint } from '../store/crash-points';
+import { readJsonIfValid } from '../store/read-json-if-valid';
 import type { Journal } from '../store/journal';
 import { branchFiles } from './branch-files';
 import type { OrchestratorContext } from './context';
@@ -103,8 +103,5 @@ export async function launchBranch(
 }
 
 export async function readLaunchFacts(dir: string): Promise<LaunchFacts | null> {
-  const text = await readFile(launchFactsFile(dir), 'utf8').catch(() => null);
-  if (text === null) return null;
-  const parsed = LaunchFactsSchema.safeParse(JSON.parse(text));
-  return parsed.success ? parsed.data : null;
+  return readJsonIfValid(launchFactsFile(dir), LaunchFactsSchema);
 }

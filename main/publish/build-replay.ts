@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { digestOf } from '../../shared/digest';
@@ -6,6 +5,7 @@ import { compareBranches } from '../../shared/fork/compare';
 import type { Replay } from '../../shared/publish/replay';
 import { verifyFork, type VerifiedFork } from '../evidence/verify-fork';
 import type { OrchestratorContext } from '../orchestrator/context';
+import { readJsonIfValid } from '../store/read-json-if-valid';
 
 const SelectionFactsSchema = z.object({ branch_id: z.string(), selected_at: z.string() });
 const LandingFactsSchema = z.object({ landed_at: z.string() });
@@ -19,8 +19,8 @@ export async function buildReplay(ctx: OrchestratorContext, forkId: string, veri
   const { record, contract } = fork;
   const comparison = compareBranches(fork.branches);
   const forkDir = ctx.store.forkDir(forkId);
-  const selection = await readFacts(path.join(forkDir, 'selection.json'), SelectionFactsSchema);
-  const landing = await readFacts(path.join(forkDir, 'landing.json'), LandingFactsSchema);
+  const selection = await readJsonIfValid(path.join(forkDir, 'selection.json'), SelectionFactsSchema);
+  const landing = await readJsonIfValid(path.join(forkDir, 'landing.json'), LandingFactsSchema);
   const part = (value: unknown): string => digestOf(value ?? null);
   return {
     schema_version: 1,
@@ -67,15 +67,4 @@ export async function buildReplay(ctx: OrchestratorContext, forkId: string, veri
     selection: { selected: selection !== null, branch_id: selection?.branch_id ?? null, selected_at: selection?.selected_at ?? null },
     landing: { landed: landing !== null, landed_at: landing?.landed_at ?? null },
   };
-}
-
-async function readFacts<S extends z.ZodType>(file: string, schema: S): Promise<z.infer<S> | null> {
-  const text = await readFile(file, 'utf8').catch(() => null);
-  if (text === null) return null;
-  try {
-    const parsed = schema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
 }

@@ -1,0 +1,79 @@
+import { forkStatusOf } from '../../shared/fork/fork-status';
+import type { ChannelName, ChannelRequest, ChannelResponse } from '../../shared/ipc/contract';
+import { parseExecutorFileText } from '../../shared/executors/validate-executor-file';
+import { proofProjection } from '../../shared/publish/proof';
+import { ProofReportSchema, ReplaySchema } from '../../shared/publish/replay';
+import { describeExecutorSet } from '../executors/describe-executor-set';
+import { land } from '../landing/land';
+import { landingChecks } from '../landing/landing-checks';
+import { compareFork } from '../orchestrator/compare-fork';
+import type { OrchestratorContext } from '../orchestrator/context';
+import { createFork } from '../orchestrator/create-fork';
+import { driveFork } from '../orchestrator/drive-fork';
+import { landingInputFor } from '../orchestrator/land-fork';
+import { listForks } from '../orchestrator/list-forks';
+import { readinessReport } from '../orchestrator/readiness';
+import { selectBranch } from '../orchestrator/select-branch';
+import { stopFork } from '../orchestrator/stop-fork';
+import { buildProof } from '../publish/build-proof';
+import { buildReplay } from '../publish/build-replay';
+import { renderPublic } from '../publish/export-public';
+import type { BackgroundDrives } from './background-drives';
+import { branchDetail } from './branch-detail';
+import { resolveExecutorChoice } from './executor-choice';
+import { openArtifact } from './open-artifact';
+import { settingsOf } from './settings';
+
+export type ChannelHandlers = { readonly [C in ChannelName]: (request: ChannelRequest<C>) => Promise<ChannelResponse<C>> };
+
+/**
+ * One entry per contract channel (the mapped type makes a missing one a compile error): each takes
+ * an already-parsed request and calls one orchestrator function, projecting its result onto the
+ * channel's response. No rule of the engine is decided here.
+ */
+export function channelHandlers(ctx: OrchestratorContext, drives: BackgroundDrives): ChannelHandlers {
+  return {
+    listForks: async ({ state }) => ({ forks: (await listForks(ctx)).filter((fork) => state === null || fork.state === state) }),
+    forkStatus: async ({ fork_id }) => forkStatusOf(await ctx.store.readRecord(fork_id)),
+    previewFork: async ({ executors }) => {
+      const resolved = resolveExecutorChoice(executors);
+      return { schema_version: resolved.schemaVersion, executors: describeExecutorSet(resolved.profiles) };
+    },
+    startFork: async (request) => {
+      const created = await createFork(ctx, {
+        objective: request.objective,
+        repo: request.repo,
+        executors: resolveExecutorChoice(request.executors).input,
+        workflowFile: request.workflow_file ?? undefined,
+        budgetSeconds: request.budget_seconds ?? undefined,
+      });
+      // Returns once every branch is launched; the rest of the run streams as events.
+      const launched = await driveFork(ctx, created.record.fork_id, 'none');
+      drives.start(created.record.fork_id);
+      return forkStatusOf(launched);
+    },
+    stopBranch: async ({ fork_id, branch_id }) => forkStatusOf((await stopFork(ctx, fork_id, branch_id ?? undefined)).record),
+    branchDetail: ({ fork_id, branch_id }) => branchDetail(ctx, fork_id, branch_id),
+    compareFork: async ({ fork_id }) => {
+      const { outcome, recommended_branch_id, reasons, branches } = await compareFork(ctx, fork_id);
+      return { outcome, recommended_branch_id, reasons, branches };
+    },
+    selectBranch: ({ fork_id, branch_id, reason, actor }) => selectBranch(ctx, fork_id, { branchId: branch_id, actor, reason }),
+    landingChecks: async ({ fork_id }) => {
+      const { checks, token } = await landingChecks(await landingInputFor(ctx, fork_id));
+      return { checks, token };
+    },
+    confirmLanding: async ({ fork_id, token }) => land(await landingInputFor(ctx, fork_id), token),
+    exportReplay: async ({ fork_id }) => renderPublic(await buildReplay(ctx, fork_id), ReplaySchema),
+    exportProof: async ({ fork_id }) => renderPublic(await buildProof(ctx, fork_id), ProofReportSchema),
+    proofProjection: async ({ fork_id }) => proofProjection(await buildProof(ctx, fork_id)),
+    openArtifact: async ({ text }) => openArtifact(text),
+    validateExecutors: async ({ text }) => {
+      const file = parseExecutorFileText(text);
+      if (!file.ok) throw file.error;
+      return describeExecutorSet(file.value.executors);
+    },
+    readiness: () => readinessReport(ctx.adapters, ctx.env),
+    settings: () => settingsOf(ctx),
+  };
+}

@@ -1,0 +1,28 @@
+import type { z } from 'zod';
+import { isCitadelError } from '../../shared/errors';
+import type { SettingsSchema } from '../../shared/ipc/contract';
+import type { OrchestratorContext } from '../orchestrator/context';
+
+// Enough of the public key digest for a person to compare two screens; never key material.
+const FINGERPRINT_HEX = 16;
+
+/**
+ * Where this Mission Control reads and signs: the fork root, the issuer, and the key store's
+ * readiness. The fingerprint is of the issuer's signing key, the one every new fork binds; like
+ * the first fork would, reading it creates that key when the issuer has none yet.
+ */
+export async function settingsOf(ctx: OrchestratorContext): Promise<z.infer<typeof SettingsSchema>> {
+  const base = { fork_root: ctx.root.dir, issuer_id: ctx.issuerId, key_store: ctx.keys.store.kind };
+  const status = await ctx.keys.status();
+  if (!status.ready) {
+    return { ...base, public_key_fingerprint: null, key_store_ready: false, key_store_problem: `${status.error.code}: ${status.error.message}` };
+  }
+  try {
+    const key = await ctx.keys.loadOrCreateSigningKey(ctx.issuerId);
+    const fingerprint = key.publicKeyDigest.slice('sha256:'.length, 'sha256:'.length + FINGERPRINT_HEX);
+    return { ...base, public_key_fingerprint: fingerprint, key_store_ready: true, key_store_problem: null };
+  } catch (error) {
+    if (!isCitadelError(error)) throw error;
+    return { ...base, public_key_fingerprint: null, key_store_ready: false, key_store_problem: `${error.code}: ${error.message}` };
+  }
+}

@@ -1,0 +1,141 @@
+import { extractFile, listPackage, statFile } from '@electron/asar';
+import { FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
+import { execFile } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { supervisorScriptPath } from '../../../main/app/supervisor-node';
+import { REPO_ROOT } from '../../support/run-cli';
+import { FUSE_DISABLED, FUSE_ENABLED, writeStandInElectronDist } from './stand-in-electron';
+
+const run = promisify(execFile);
+const PACKAGE_VERSION = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+/**
+ * `electron-builder --linux dir` on the real electron-builder.yml, with a stand-in Electron dist.
+ * It runs in a temp project (package.json, lock file and config copied, node_modules linked) so the
+ * repository's own out/ is never rebuilt under other tests: electron-vite builds the three app
+ * bundles into the temp out/, and the CLI bundles the global setup built are copied beside them.
+ */
+let project: string;
+let output: string;
+let resources: string;
+let asar: string;
+let unpacked: string;
+
+beforeAll(async () => {
+  project = mkdtempSync(path.join(tmpdir(), 'citadel-packaging-'));
+  for (const file of ['package.json', 'package-lock.json', 'electron-builder.yml']) copyFileSync(path.join(REPO_ROOT, file), path.join(project, file));
+  symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(project, 'node_modules'));
+
+  await run(process.execPath, [path.join(REPO_ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'build', '--outDir', path.join(project, 'out')], {
+    cwd: REPO_ROOT,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  mkdirSync(path.join(project, 'out', 'cli'));
+  for (const file of ['citadel.mjs', 'supervisor.mjs', 'simulated-runtime.mjs']) {
+    copyFileSync(path.join(REPO_ROOT, 'out', 'cli', file), path.join(project, 'out', 'cli', file));
+  }
+
+  const electronDist = writeStandInElectronDist(path.join(project, 'stand-in-electron'));
+  // Outside the project: Node would otherwise resolve the packaged CLI's imports through the
+  // project's node_modules link, hiding a package missing from the app.
+  output = mkdtempSync(path.join(tmpdir(), 'citadel-packaged-'));
+  await run(
+    process.execPath,
+    [path.join(REPO_ROOT, 'node_modules/electron-builder/cli.js'), '--projectDir', project, '--linux', 'dir', `-c.electronDist=${electronDist}`, `-c.directories.output=${output}`],
+    { cwd: project, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, CI: 'true' } },
+  );
+  resources = path.join(output, 'linux-unpacked', 'resources');
+  asar = path.join(resources, 'app.asar');
+  unpacked = path.join(resources, 'app.asar.unpacked');
+}, 240_000);
+
+afterAll(() => {
+  for (const dir of [project, output]) if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Paths in the archive, relative and with forward slashes (`out/main/main.js`). */
+const archived = () => listPackage(asar, { isPack: false }).map((file) => file.replace(/\\/g, '/').replace(/^\//, ''));
+const inArchive = (file: string) => (statFile(asar, file) as { unpacked?: boolean }).unpacked !== true;
+
+describe('the packaged app (linux-unpacked)', () => {
+  it('holds the main, preload and renderer bundles inside app.asar', () => {
+    const files = archived();
+    for (const file of ['out/main/main.js', 'out/preload/index.cjs', 'out/renderer/index.html', 'package.json']) {
+      expect(files, file).toContain(file);
+      expect(inArchive(file), `${file} is packed, not unpacked`).toBe(true);
+    }
+  });
+
+  it('starts at the main bundle', () => {
+    const manifest = JSON.parse(extractFile(asar, 'package.json').toString('utf8')) as { main?: string; type?: string };
+    expect(manifest).toMatchObject({ main: 'out/main/main.js', type: 'module' });
+    expect(archived()).toContain(manifest.main);
+  });
+
+  it("ships every asset the renderer's index.html references", () => {
+    const html = extractFile(asar, 'out/renderer/index.html').toString('utf8');
+    const assets = [...html.matchAll(/(?:src|href)="\.?\/?(assets\/[^"]+)"/g)].map((match) => `out/renderer/${match[1]}`);
+    expect(assets.length).toBeGreaterThan(0);
+    expect(archived()).toEqual(expect.arrayContaining(assets));
+  });
+
+  it('ships no source maps, sources or tests', () => {
+    const own = archived().filter((file) => !file.startsWith('node_modules/'));
+    expect(own.filter((file) => /\.map$|\.ts$|\.svelte$|^test\/|^renderer\/|^main\/|^shared\//.test(file))).toEqual([]);
+  });
+
+  it('keeps the sandboxed preload free of any require but electron', () => {
+    const preload = extractFile(asar, 'out/preload/index.cjs').toString('utf8');
+    const required = new Set([...preload.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((match) => match[1]));
+    expect([...required]).toEqual(['electron']);
+  });
+
+  it('packs every package the main bundle imports', () => {
+    const main = extractFile(asar, 'out/main/main.js').toString('utf8');
+    const specifiers = new Set([...main.matchAll(/^import\s[^'"]*["']([^"'.][^"']*)["'];?$/gm)].map((match) => match[1] ?? ''));
+    const packages = [...specifiers].filter((name) => !name.startsWith('node:') && name !== 'electron');
+    expect(packages.length).toBeGreaterThan(3);
+    for (const specifier of packages) {
+      const parts = specifier.split('/');
+      const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? '');
+      expect(existsSync(path.join(unpacked, 'node_modules', name, 'package.json')), specifier).toBe(true);
+    }
+  });
+
+  it('unpacks the CLI and its packages, so plain Node runs it from the installed app', async () => {
+    const cli = await run(process.execPath, [path.join(unpacked, 'out', 'cli', 'citadel.mjs'), '--version'], { env: {} });
+    expect(cli.stdout.trim()).toBe(PACKAGE_VERSION);
+  });
+
+  it('puts the supervisor where the app looks for it, runnable by plain Node', async () => {
+    const script = supervisorScriptPath(asar);
+    expect(existsSync(script)).toBe(true);
+    // Exit code 2 is the supervisor's own "no usable launch spec": its imports all resolved.
+    const started = await run(process.execPath, [script], { env: {} }).then(
+      () => 0,
+      (error: { code?: number }) => error.code,
+    );
+    expect(started).toBe(2);
+  });
+
+  it('flips the fuses: no run-as-node, no inspector, no NODE_OPTIONS, code only from app.asar', async () => {
+    const wire = await getCurrentFuseWire(path.join(resources, '..', 'citadel-mission-control'));
+    expect({
+      runAsNode: wire[FuseV1Options.RunAsNode],
+      inspect: wire[FuseV1Options.EnableNodeCliInspectArguments],
+      nodeOptions: wire[FuseV1Options.EnableNodeOptionsEnvironmentVariable],
+      onlyAsar: wire[FuseV1Options.OnlyLoadAppFromAsar],
+      fileProtocol: wire[FuseV1Options.GrantFileProtocolExtraPrivileges],
+    }).toEqual({
+      runAsNode: FUSE_DISABLED,
+      inspect: FUSE_DISABLED,
+      nodeOptions: FUSE_DISABLED,
+      onlyAsar: FUSE_ENABLED,
+      fileProtocol: FUSE_DISABLED,
+    });
+  });
+});

@@ -1,0 +1,252 @@
+import { describe, expect, it, vi } from 'vitest';
+import { CitadelError } from '../../../shared/errors';
+import { APP_CHANNEL_NAMES, appIpcChannelName, appReplySchema, type AppChannelName } from '../../../shared/ipc/app-channels';
+import { CHANNEL_NAMES, ipcChannelName, replySchema, type ChannelName, type Reply } from '../../../shared/ipc/contract';
+import { registerAppIpcHandlers, registerIpcHandlers, type AppChannelHandlers } from '../../../main/app/ipc-handlers';
+import { createTrustedSenders, type SenderEvent } from '../../../main/app/trusted-senders';
+import { FakeIpcMain, FakeWebContents, fakeService, senderEvent } from './fakes';
+
+const FORK = 'fork-01jq0000000000000000000000';
+const START = { objective: 'Fix the flaky test', repo: '/repo', executors: { kind: 'runtimes', list: 'claude' }, workflow_file: null, budget_seconds: null };
+
+/** One valid request per channel: typed by channel, so a new contract channel must be added here. */
+const VALID: Record<ChannelName, unknown> = {
+  listForks: { state: null },
+  forkStatus: { fork_id: FORK },
+  previewFork: START,
+  startFork: START,
+  stopBranch: { fork_id: FORK, branch_id: null },
+  branchDetail: { fork_id: FORK, branch_id: 'branch-claude' },
+  compareFork: { fork_id: FORK },
+  selectBranch: { fork_id: FORK, branch_id: 'branch-claude', reason: 'best evidence', actor: 'operator' },
+  landingChecks: { fork_id: FORK },
+  confirmLanding: { fork_id: FORK, token: '0123456789ab' },
+  exportReplay: { fork_id: FORK },
+  exportProof: { fork_id: FORK },
+  proofProjection: { fork_id: FORK },
+  openArtifact: { text: '{}' },
+  validateExecutors: { text: '{"executors":[]}' },
+  readiness: {},
+  settings: {},
+};
+
+/** At least one malformed request per channel, each one the schema must refuse. */
+const MALFORMED: Record<ChannelName, unknown[]> = {
+  listForks: [{ state: 'exploded' }, {}],
+  forkStatus: [{ fork_id: '../../etc' }, { fork_id: FORK, extra: 1 }],
+  previewFork: [{ ...START, objective: '' }, { ...START, executors: { kind: 'shell', list: 'sh' } }],
+  startFork: [{ ...START, repo: 42 }, { ...START, budget_seconds: 0 }, { ...START, objective: 'x'.repeat(64 * 1024 + 1) }],
+  stopBranch: [{ fork_id: FORK }, { fork_id: FORK, branch_id: 'Branch A' }],
+  branchDetail: [{ fork_id: FORK, branch_id: null }],
+  compareFork: [{ fork_id: FORK.toUpperCase() }],
+  selectBranch: [{ fork_id: FORK, branch_id: 'branch-claude', reason: '', actor: 'operator' }, { fork_id: FORK, branch_id: 'branch-claude', reason: 'r' }],
+  landingChecks: [{ fork: FORK }],
+  confirmLanding: [{ fork_id: FORK, token: 'ZZZZZZZZZZZZ' }, { fork_id: FORK, token: '0123456789abc' }],
+  exportReplay: [{ fork_id: null }],
+  exportProof: [[FORK]],
+  proofProjection: [`{"fork_id":"${FORK}"}`],
+  openArtifact: [{ text: 'x'.repeat(16 * 1024 * 1024 + 1) }, { text: {} }],
+  validateExecutors: [{ text: 'x'.repeat(1024 * 1024 + 1) }],
+  readiness: [{ verbose: true }, null],
+  settings: [{ reveal_key: true }],
+};
+
+const APP_URL = 'app://citadel/index.html';
+
+function setup(answer: (channel: ChannelName, payload: unknown) => Promise<Reply<ChannelName>> = async () => ({ ok: true, value: { forks: [] } })) {
+  const ipcMain = new FakeIpcMain();
+  const { service, calls } = fakeService(answer);
+  const senders = createTrustedSenders();
+  const window = new FakeWebContents(1);
+  senders.trust(window);
+  registerIpcHandlers(ipcMain, service, senders.isTrusted);
+  return { ipcMain, calls, window, fromWindow: senderEvent(window, APP_URL) };
+}
+
+describe('IPC handler registration', () => {
+  it('registers exactly one handler per contract channel and no other', () => {
+    const { ipcMain } = setup();
+    expect([...ipcMain.handlers.keys()].sort()).toEqual(CHANNEL_NAMES.map(ipcChannelName).sort());
+    expect(ipcMain.handlers.size).toBe(Object.keys(VALID).length);
+  });
+
+  it('registers the app channels under their own prefix, apart from the contract', () => {
+    const ipcMain = new FakeIpcMain();
+    registerAppIpcHandlers(ipcMain, { chooseRepositoryFolder: async () => ({ path: null }), saveArtifact: async () => ({ saved: false }) }, () => true);
+    expect([...ipcMain.handlers.keys()]).toEqual(APP_CHANNEL_NAMES.map(appIpcChannelName));
+    expect(APP_CHANNEL_NAMES.map(appIpcChannelName).filter((name) => CHANNEL_NAMES.map(ipcChannelName).includes(name))).toEqual([]);
+  });
+
+  it('removes every handler it registered', () => {
+    const ipcMain = new FakeIpcMain();
+    const unregister = registerIpcHandlers(ipcMain, fakeService(async () => ({ ok: true, value: { forks: [] } })).service, () => true);
+    unregister();
+    expect(ipcMain.handlers.size).toBe(0);
+  });
+});
+
+describe('IPC sender validation', () => {
+  it('answers the app window on every channel, passing the parsed request to the service', async () => {
+    const { ipcMain, calls, fromWindow } = setup();
+    for (const channel of CHANNEL_NAMES) {
+      await expect(ipcMain.invoke(ipcChannelName(channel), fromWindow, VALID[channel])).resolves.toEqual({ ok: true, value: { forks: [] } });
+    }
+    expect(calls).toEqual(CHANNEL_NAMES.map((channel) => ({ channel, payload: VALID[channel] })));
+  });
+
+  it.each([
+    ['another webContents', senderEvent(new FakeWebContents(2), APP_URL)],
+    ['a frame of a foreign origin', senderEvent(new FakeWebContents(1), 'https://evil.example/index.html')],
+    ['a file:// page', senderEvent(new FakeWebContents(1), 'file:///tmp/index.html')],
+    ['another app:// host', senderEvent(new FakeWebContents(1), 'app://evil/index.html')],
+    ['a subframe of the app window', senderEvent(new FakeWebContents(1), APP_URL, { url: APP_URL })],
+    ['a frame already gone', { sender: { id: 1 }, senderFrame: null }],
+  ])('refuses %s without calling the service', async (_name, event) => {
+    const { ipcMain, calls } = setup();
+    for (const channel of CHANNEL_NAMES) {
+      const reply = await ipcMain.invoke(ipcChannelName(channel), event, VALID[channel]);
+      expect(reply).toEqual({ ok: false, error: { code: 'IPC_SENDER_REFUSED', message: expect.any(String), details: { channel } } });
+      expect(replySchema(channel).safeParse(reply).success).toBe(true);
+    }
+    expect(calls).toEqual([]);
+  });
+
+  it('stops trusting a window once it is destroyed', async () => {
+    const { ipcMain, calls, window, fromWindow } = setup();
+    window.destroy();
+    const reply = await ipcMain.invoke(ipcChannelName('settings'), fromWindow, {});
+    expect(reply).toMatchObject({ ok: false, error: { code: 'IPC_SENDER_REFUSED' } });
+    expect(calls).toEqual([]);
+  });
+});
+
+describe('IPC request validation', () => {
+  it.each(CHANNEL_NAMES)('refuses malformed %s requests by schema, before the service', async (channel) => {
+    const { ipcMain, calls, fromWindow } = setup();
+    for (const payload of [...MALFORMED[channel], undefined, 'text', 7]) {
+      const reply = await ipcMain.invoke(ipcChannelName(channel), fromWindow, payload);
+      expect(reply).toMatchObject({ ok: false, error: { code: 'IPC_REQUEST_INVALID', details: { channel } } });
+      expect((reply as { error: { violations: unknown[] } }).error.violations.length).toBeGreaterThan(0);
+      expect(replySchema(channel).safeParse(reply).success).toBe(true);
+    }
+    expect(calls).toEqual([]);
+  });
+
+  it('names the offending field by its path', async () => {
+    const { ipcMain, fromWindow } = setup();
+    const reply = await ipcMain.invoke(ipcChannelName('forkStatus'), fromWindow, { fork_id: FORK, extra: 1 });
+    expect(reply).toMatchObject({ error: { violations: [{ path: '$.extra', rule: 'unknown_field' }] } });
+  });
+
+  it('refuses a call with no request or more than one argument', async () => {
+    const { ipcMain, calls, fromWindow } = setup();
+    await expect(ipcMain.invoke(ipcChannelName('settings'), fromWindow)).resolves.toMatchObject({ ok: false, error: { code: 'IPC_REQUEST_INVALID' } });
+    await expect(ipcMain.invoke(ipcChannelName('settings'), fromWindow, {}, {})).resolves.toMatchObject({ ok: false, error: { code: 'IPC_REQUEST_INVALID' } });
+    expect(calls).toEqual([]);
+  });
+});
+
+describe('errors cross as typed values', () => {
+  it('passes the service refusal through unchanged', async () => {
+    const refusal = { ok: false as const, error: { code: 'FORK_NOT_FOUND' as const, message: `no fork ${FORK}`, details: { fork_id: FORK } } };
+    const { ipcMain, fromWindow } = setup(async () => refusal);
+    await expect(ipcMain.invoke(ipcChannelName('forkStatus'), fromWindow, { fork_id: FORK })).resolves.toEqual(refusal);
+  });
+
+  it('turns a thrown CitadelError into its typed value', async () => {
+    const { ipcMain, fromWindow } = setup(async () => {
+      throw new CitadelError('FORK_LOCKED', 'the fork is locked', { details: { fork_id: FORK } });
+    });
+    await expect(ipcMain.invoke(ipcChannelName('compareFork'), fromWindow, { fork_id: FORK })).resolves.toEqual({
+      ok: false,
+      error: { code: 'FORK_LOCKED', message: 'the fork is locked', details: { fork_id: FORK } },
+    });
+  });
+
+  it('turns any other throw into INTERNAL_ERROR without its message', async () => {
+    const { ipcMain, fromWindow } = setup(async () => {
+      throw new Error('/home/operator/secret-path exploded');
+    });
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const reply = await ipcMain.invoke(ipcChannelName('settings'), fromWindow, {});
+    expect(reply).toMatchObject({ ok: false, error: { code: 'INTERNAL_ERROR' } });
+    expect(JSON.stringify(reply)).not.toContain('secret-path');
+    // The detail stays in the main process's log.
+    expect(logged).toHaveBeenCalledWith(expect.stringContaining('"settings"'), expect.objectContaining({ message: '/home/operator/secret-path exploded' }));
+    logged.mockRestore();
+    expect(replySchema('settings').safeParse(reply).success).toBe(true);
+  });
+});
+
+describe('app channels', () => {
+  const VALID_APP: Record<AppChannelName, unknown> = {
+    chooseRepositoryFolder: {},
+    saveArtifact: { suggested_name: `${FORK}.replay.json`, text: '{}' },
+  };
+  const MALFORMED_APP: Record<AppChannelName, unknown[]> = {
+    chooseRepositoryFolder: [{ defaultPath: '/etc' }, null],
+    saveArtifact: [
+      { suggested_name: '../../.bashrc', text: 'x' },
+      { suggested_name: 'C:\\Windows\\evil.json', text: 'x' },
+      { suggested_name: '..', text: 'x' },
+      { suggested_name: '', text: 'x' },
+      { suggested_name: 'a.json', text: 'x', path: '/etc/passwd' },
+      { suggested_name: 'a.json' },
+    ],
+  };
+
+  function setupApp(overrides: Partial<AppChannelHandlers> = {}) {
+    const calls: [string, unknown][] = [];
+    const handlers: AppChannelHandlers = {
+      chooseRepositoryFolder: async (request) => (calls.push(['chooseRepositoryFolder', request]), { path: '/home/operator/repo' }),
+      saveArtifact: async (request) => (calls.push(['saveArtifact', request]), { saved: true }),
+      ...overrides,
+    };
+    const ipcMain = new FakeIpcMain();
+    const senders = createTrustedSenders();
+    const window = new FakeWebContents(1);
+    senders.trust(window);
+    registerAppIpcHandlers(ipcMain, handlers, senders.isTrusted);
+    const own = senderEvent(window, APP_URL);
+    return { calls, own, invoke: (channel: AppChannelName, event: SenderEvent, ...args: unknown[]) => ipcMain.invoke(appIpcChannelName(channel), event, ...args) };
+  }
+
+  it.each(APP_CHANNEL_NAMES)('answers %s for the app window with the typed envelope', async (channel) => {
+    const { invoke, own, calls } = setupApp();
+    const reply = await invoke(channel, own, VALID_APP[channel]);
+    expect(reply).toMatchObject({ ok: true });
+    expect(appReplySchema(channel).safeParse(reply).success).toBe(true);
+    expect(calls).toEqual([[channel, VALID_APP[channel]]]);
+  });
+
+  it.each(APP_CHANNEL_NAMES)('refuses %s from a foreign sender and with malformed requests, before any dialog', async (channel) => {
+    const { invoke, own, calls } = setupApp();
+    await expect(invoke(channel, senderEvent(new FakeWebContents(9), APP_URL), VALID_APP[channel])).resolves.toMatchObject({
+      ok: false,
+      error: { code: 'IPC_SENDER_REFUSED' },
+    });
+    for (const payload of [...MALFORMED_APP[channel], undefined]) {
+      const reply = await invoke(channel, own, payload);
+      expect(reply, JSON.stringify(payload)).toMatchObject({ ok: false, error: { code: 'IPC_REQUEST_INVALID' } });
+      expect(appReplySchema(channel).safeParse(reply).success).toBe(true);
+    }
+    expect(calls).toEqual([]);
+  });
+
+  it('refuses an answer outside the response schema as INTERNAL_ERROR', async () => {
+    const { invoke, own } = setupApp({ chooseRepositoryFolder: async () => ({ path: '' }) });
+    await expect(invoke('chooseRepositoryFolder', own, {})).resolves.toMatchObject({ ok: false, error: { code: 'INTERNAL_ERROR' } });
+  });
+
+  it('returns a failing dialog as a typed error', async () => {
+    const { invoke, own } = setupApp({
+      saveArtifact: async () => {
+        throw new CitadelError('INTERNAL_ERROR', 'could not write /read-only/a.json (EACCES)');
+      },
+    });
+    await expect(invoke('saveArtifact', own, VALID_APP.saveArtifact)).resolves.toEqual({
+      ok: false,
+      error: { code: 'INTERNAL_ERROR', message: 'could not write /read-only/a.json (EACCES)' },
+    });
+  });
+});

@@ -1,0 +1,33 @@
+import path from 'node:path';
+import { cliOrchestratorContext } from '../../../main/cli/orchestrator-context';
+import { createMissionControlService, type MissionControl } from '../../../main/mission-control/service';
+import type { OrchestratorContext } from '../../../main/orchestrator/context';
+import type { ForkEvent } from '../../../shared/fork/events';
+import type { ForkHarness } from '../../support/fork-harness';
+import { REPO_ROOT } from '../../support/run-cli';
+
+export const BUILT_SUPERVISOR = path.join(REPO_ROOT, 'out', 'cli', 'supervisor.mjs');
+
+export interface ServiceUnderTest {
+  readonly ctx: OrchestratorContext;
+  readonly service: MissionControl;
+  /** What the service logged (background failures, internal errors). */
+  readonly logs: string[];
+  /** What reached the context's own sink, beside the subscribers. */
+  readonly sinkEvents: ForkEvent[];
+}
+
+/**
+ * A real orchestrator context on the harness's fork root, with the file key store and the
+ * harness's simulated runtimes first on PATH, and the service built over it.
+ */
+export async function serviceOver(h: ForkHarness): Promise<ServiceUnderTest> {
+  const sinkEvents: ForkEvent[] = [];
+  const ctx = await cliOrchestratorContext({
+    env: h.env({ CITADEL_KEYSTORE: 'file' }),
+    supervisorScript: BUILT_SUPERVISOR,
+    events: (event) => void sinkEvents.push(event),
+  });
+  const logs: string[] = [];
+  return { ctx, service: createMissionControlService(ctx, { log: (line) => void logs.push(line) }), logs, sinkEvents };
+}

@@ -1,0 +1,63 @@
+import type { BlockedReason } from '../../../shared/fork/fork-record';
+import type { LandingCheckName } from '../../../shared/fork/landing';
+import type { ReadinessReport } from '../../../shared/runtime/readiness';
+import type { FailureCode } from '../../../shared/runtime/telemetry';
+
+/** Operator-facing words for the stable codes; the codes themselves are always shown beside them. */
+const FAILURES = {
+  RUNTIME_NOT_FOUND: 'The runtime executable was not found on PATH. Install it, then retry the branch.',
+  RUNTIME_SHIM_UNSUPPORTED: 'The runtime is installed only as a command shim Citadel does not know, and Citadel will not start it through a command interpreter.',
+  RUNTIME_AUTH_FAILED: 'The runtime reported an authentication failure: sign in to it or configure its API key.',
+  RUNTIME_API_ERROR: 'The runtime reported an error from its model API.',
+  RUNTIME_PROVIDER_UNAVAILABLE: 'The local model provider did not answer, or does not serve the requested model.',
+  RUNTIME_EXITED_NONZERO: 'The runtime exited with a non-zero status.',
+  RUNTIME_OUTPUT_UNPARSABLE: "The runtime's machine output could not be parsed, so its outcome is not trusted.",
+  RUNTIME_OUTCOME_UNKNOWN: 'Citadel cannot tell how the run ended.',
+  BUDGET_EXCEEDED: 'The branch ran past its time budget and was stopped.',
+  STOPPED_BY_OPERATOR: 'An operator stopped this branch.',
+  WORKTREE_CONTAINMENT_VIOLATION: 'A worktree or branch changed outside Citadel (checkout, commit, removal or move), so the verifier did not run.',
+  POLICY_PROTECTED_PATH: 'The diff touches a protected path, such as the workflow file itself.',
+  VERIFIER_FAILED: 'The verifier ran and failed.',
+} as const satisfies Record<FailureCode, string>;
+
+const BLOCKED = {
+  launch_in_doubt: 'Citadel cannot tell whether the runtime was launched. An operator must decide (citadel fork resolve) before anything is retried.',
+  process_lost: 'The runtime process was lost before its result was collected. An operator must decide (citadel fork resolve).',
+  collect_failed: "The branch's result could not be collected. An operator must decide (citadel fork resolve).",
+} as const satisfies Record<BlockedReason, string>;
+
+const LANDING_CHECKS = {
+  selection_current: 'The selection matches the latest fork revision',
+  selected_branch_exists: 'The selected branch exists',
+  base_revision_exists: 'The base revision exists',
+  target_contained: 'The target repository is contained',
+  target_clean: 'The target repository has no uncommitted changes',
+  target_on_branch: 'The target repository is on a branch',
+  target_head_confirmed: 'The target HEAD equals the confirmed revision',
+  receipt_verified: 'The selected branch has a verified receipt',
+  confirmation_token: 'The landing confirmation token was supplied',
+} as const satisfies Record<LandingCheckName, string>;
+
+const lookup = <T extends Record<string, string>>(table: T, code: string): string | null =>
+  Object.hasOwn(table, code) ? (table[code as keyof T] ?? null) : null;
+
+export const explainFailure = (code: string): string | null => lookup(FAILURES, code);
+export const explainBlocked = (reason: string): string | null => lookup(BLOCKED, reason);
+export const landingCheckLabel = (name: string): string => lookup(LANDING_CHECKS, name) ?? name;
+
+const PROVIDER_LABELS: Record<string, string> = { ollama: 'Ollama', lmstudio: 'LM Studio' };
+export const providerLabel = (provider: string): string => PROVIDER_LABELS[provider] ?? provider;
+
+/** What the readiness report says is wrong for a branch's runtime and local provider, as sentences. */
+export function readinessProblems(report: ReadinessReport, runtime: string, provider: string | null): string[] {
+  const problems: string[] = [];
+  const entry = report.runtimes.find((r) => r.runtime === runtime);
+  if (entry && !entry.executable.found) problems.push(`${entry.executable.name} is not available: ${entry.executable.problem ?? 'not found on PATH'}`);
+  if (entry && !entry.credentials.configured) {
+    problems.push(`No credential environment variable for ${runtime} is set; it must be signed in through its own credential store.`);
+  }
+  const local = provider === null ? undefined : report.local_providers.find((p) => p.provider === provider);
+  if (local && !local.reachable) problems.push(`${providerLabel(local.provider)} at ${local.base_url} did not answer${local.problem ? `: ${local.problem}` : ''}.`);
+  if (local?.version_supported === false) problems.push(`${providerLabel(local.provider)} ${local.version ?? ''} is older than Codex accepts.`);
+  return problems;
+}

@@ -1,0 +1,35 @@
+/**
+ * Missing telemetry stays visibly unknown (executor-profiles.md, Model proof and Mission Control):
+ * every formatter turns null into the word "unknown", never 0 and never a guessed value.
+ */
+export const UNKNOWN = 'unknown';
+
+export function orUnknown(value: string | number | null): string {
+  return value === null ? UNKNOWN : String(value);
+}
+
+export function formatDuration(ms: number | null): string {
+  if (ms === null) return UNKNOWN;
+  if (ms < 1000) return `${ms} ms`;
+  const seconds = ms / 1000;
+  if (seconds < 120) return `${seconds.toFixed(1)} s`;
+  return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
+}
+
+export function formatCost(usd: number | null): string {
+  return usd === null ? UNKNOWN : `$${usd.toFixed(4)}`;
+}
+
+// One formatter for every row: Date#toLocaleString builds a new one per call, which dominates a long list.
+const TIME_FORMAT = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+export function formatTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : TIME_FORMAT.format(date);
+}
+
+/** A long digest or commit, shortened for tables; the full value stays in the title and copy text. */
+export function shortHash(value: string, digits = 12): string {
+  const [prefix, hex] = value.includes(':') ? value.split(':', 2) : ['', value];
+  return `${prefix ? `${prefix}:` : ''}${(hex ?? '').slice(0, digits)}`;
+}

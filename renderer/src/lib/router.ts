@@ -1,0 +1,62 @@
+import { ForkIdSchema } from '../../../shared/fork/ids';
+
+/** Every screen of Mission Control, addressed by the URL hash so reloads and links keep their place. */
+export type Route =
+  | { view: 'forks' }
+  | { view: 'new' }
+  | { view: 'fork'; forkId: string }
+  | { view: 'compare'; forkId: string }
+  | { view: 'select'; forkId: string }
+  | { view: 'land'; forkId: string }
+  | { view: 'proof'; forkId: string | null }
+  | { view: 'settings' }
+  | { view: 'not-found'; hash: string };
+
+const FORK_SUBVIEWS = ['compare', 'select', 'land', 'proof'] as const;
+
+export function parseHash(hash: string): Route {
+  const path = hash.replace(/^#/, '');
+  const parts = path.split('/').filter((part) => part !== '');
+  const [first, second, third, ...rest] = parts;
+  if (first === undefined || (first === 'forks' && second === undefined)) return { view: 'forks' };
+  if (second === undefined) {
+    if (first === 'new') return { view: 'new' };
+    if (first === 'settings') return { view: 'settings' };
+    if (first === 'proof') return { view: 'proof', forkId: null };
+  }
+  if (first === 'fork' && second !== undefined && ForkIdSchema.safeParse(second).success && rest.length === 0) {
+    if (third === undefined) return { view: 'fork', forkId: second };
+    const sub = FORK_SUBVIEWS.find((name) => name === third);
+    if (sub !== undefined) return { view: sub, forkId: second };
+  }
+  return { view: 'not-found', hash: path };
+}
+
+export function hrefFor(route: Route): string {
+  switch (route.view) {
+    case 'forks':
+      return '#/forks';
+    case 'new':
+      return '#/new';
+    case 'settings':
+      return '#/settings';
+    case 'fork':
+      return `#/fork/${route.forkId}`;
+    case 'proof':
+      return route.forkId === null ? '#/proof' : `#/fork/${route.forkId}/proof`;
+    case 'compare':
+    case 'select':
+    case 'land':
+      return `#/fork/${route.forkId}/${route.view}`;
+    case 'not-found':
+      return `#${route.hash}`;
+  }
+}
+
+/** The current route of a window, kept in sync with its hash; `stop` removes the listener. */
+export function watchRoute(win: Window, onRoute: (route: Route) => void): () => void {
+  const update = (): void => onRoute(parseHash(win.location.hash));
+  win.addEventListener('hashchange', update);
+  update();
+  return () => win.removeEventListener('hashchange', update);
+}

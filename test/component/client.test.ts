@@ -1,0 +1,126 @@
+import { describe, expect, it, vi } from 'vitest';
+import { bridgeTransport, createClient, webTransport, type Transport } from '../../renderer/src/lib/client';
+import type { CitadelBridge } from '../../shared/ipc/contract';
+import { API_EVENTS_PATH, TOKEN_HEADER, TOKEN_QUERY } from '../../shared/ipc/web-protocol';
+import { FORK_ID, forkStatus } from './support/fixtures';
+
+// jsdom has no EventSource; this records what the transport opens.
+const opened: FakeSource[] = [];
+class FakeSource {
+  onmessage: ((message: MessageEvent<unknown>) => void) | null = null;
+  closed = false;
+  constructor(readonly url: URL) {
+    opened.push(this);
+  }
+  close(): void {
+    this.closed = true;
+  }
+}
+const NoEvents = FakeSource as unknown as typeof EventSource;
+
+const transportAnswering = (answer: () => unknown): Transport => ({
+  call: async () => answer(),
+  subscribe: () => () => undefined,
+  appChannels: new Set(),
+  callApp: async () => answer(),
+});
+
+describe('client', () => {
+  it('passes a reply that matches the contract', async () => {
+    const status = forkStatus();
+    const client = createClient(transportAnswering(() => ({ ok: true, value: status })));
+    expect(await client.call('forkStatus', { fork_id: FORK_ID })).toEqual({ ok: true, value: status });
+  });
+
+  it('turns a reply outside the contract into a typed error', async () => {
+    const client = createClient(transportAnswering(() => ({ ok: true, value: { ...forkStatus(), trusted: true } })));
+    const reply = await client.call('forkStatus', { fork_id: FORK_ID });
+    expect(reply.ok).toBe(false);
+    if (!reply.ok) expect(reply.error).toMatchObject({ code: 'INTERNAL_ERROR', details: { channel: 'forkStatus' } });
+  });
+
+  it('turns a failed transport into a typed error instead of throwing', async () => {
+    const client = createClient({ ...transportAnswering(() => null), call: () => Promise.reject(new Error('connection refused')) });
+    const reply = await client.call('settings', {});
+    expect(reply).toMatchObject({ ok: false, error: { code: 'INTERNAL_ERROR', message: expect.stringContaining('connection refused') } });
+  });
+
+  it('passes only events that parse with the contract event schema', () => {
+    let push: (raw: unknown) => void = () => undefined;
+    const client = createClient({ ...transportAnswering(() => null), subscribe: (listener) => ((push = listener), () => undefined) });
+    const seen: unknown[] = [];
+    client.onEvent((event) => seen.push(event));
+    push({ type: 'fork_state', fork_id: FORK_ID, state: 'ready', revision: 3 });
+    push({ type: 'fork_state', fork_id: FORK_ID, state: 'winning', revision: 3 });
+    push('<script>');
+    expect(seen).toEqual([{ type: 'fork_state', fork_id: FORK_ID, state: 'ready', revision: 3 }]);
+  });
+
+  it('calls the named bridge function and parses what it returns', async () => {
+    const settings = vi.fn(async () => ({ ok: true, value: { wrong: true } }));
+    const bridge = { settings, onEvent: () => () => undefined } as unknown as CitadelBridge;
+    const client = createClient(bridgeTransport(bridge));
+    const reply = await client.call('settings', {});
+    expect(settings).toHaveBeenCalledWith({});
+    expect(reply.ok).toBe(false);
+    expect(client.app('saveArtifact')).toBeNull();
+  });
+
+  it('offers an app channel only when the bridge has it, and parses its reply too', async () => {
+    const saveArtifact = vi.fn(async () => ({ ok: true, value: { saved: true } }));
+    const chooseRepositoryFolder = vi.fn(async () => ({ ok: true, value: { path: 42 } }));
+    const bridge = { saveArtifact, chooseRepositoryFolder, onEvent: () => () => undefined } as unknown as CitadelBridge;
+    const client = createClient(bridgeTransport(bridge));
+    const save = client.app('saveArtifact');
+    if (save === null) throw new Error('saveArtifact missing');
+    expect(await save({ suggested_name: 'x.replay.json', text: '{}' })).toEqual({ ok: true, value: { saved: true } });
+    expect(saveArtifact).toHaveBeenCalledWith({ suggested_name: 'x.replay.json', text: '{}' });
+    const choose = client.app('chooseRepositoryFolder');
+    expect(await choose?.({})).toMatchObject({ ok: false, error: { code: 'INTERNAL_ERROR' } });
+    const web = createClient(webTransport('http://127.0.0.1:4100', 'tok', vi.fn(), NoEvents));
+    expect(web.app('saveArtifact')).toBeNull();
+  });
+});
+
+describe('web transport', () => {
+  it('posts to the channel path with the token header and reads the reply envelope whatever the status', async () => {
+    const fetchFn = vi.fn(async () => new Response(JSON.stringify({ ok: false, error: { code: 'USAGE_ERROR', message: 'bad token' } }), { status: 403 }));
+    const client = createClient(webTransport('http://127.0.0.1:4100', 'tok', fetchFn, NoEvents));
+    const reply = await client.call('readiness', {});
+    expect(reply).toEqual({ ok: false, error: { code: 'USAGE_ERROR', message: 'bad token' } });
+    const [url, init] = fetchFn.mock.calls[0] as unknown as [URL, RequestInit];
+    expect(String(url)).toBe('http://127.0.0.1:4100/api/call/readiness');
+    expect(init).toMatchObject({ method: 'POST', body: '{}', headers: { [TOKEN_HEADER]: 'tok' } });
+  });
+
+  it('refuses to call without a token', async () => {
+    const fetchFn = vi.fn();
+    const client = createClient(webTransport('http://127.0.0.1:4100', null, fetchFn, NoEvents));
+    const reply = await client.call('settings', {});
+    expect(reply).toMatchObject({ ok: false, error: { message: expect.stringContaining('no access token') } });
+    expect(fetchFn).not.toHaveBeenCalled();
+  });
+
+  it('opens one event stream for all listeners and closes it after the last one leaves', () => {
+    opened.length = 0;
+    const client = createClient(webTransport('http://127.0.0.1:4100', 't k', vi.fn(), NoEvents));
+    const a: unknown[] = [];
+    const b: unknown[] = [];
+    const stopA = client.onEvent((event) => a.push(event));
+    const stopB = client.onEvent((event) => b.push(event));
+    expect(opened).toHaveLength(1);
+    const [source] = opened;
+    if (source === undefined) throw new Error('no source');
+    expect(source.url.pathname).toBe(API_EVENTS_PATH);
+    expect(source.url.searchParams.get(TOKEN_QUERY)).toBe('t k');
+    const event = { type: 'runtime', fork_id: FORK_ID, branch_id: 'branch-claude', phase: 'launched' };
+    source.onmessage?.(new MessageEvent('message', { data: JSON.stringify(event) }));
+    source.onmessage?.(new MessageEvent('message', { data: 'not json' }));
+    expect(a).toEqual([event]);
+    expect(b).toEqual([event]);
+    stopA();
+    expect(source.closed).toBe(false);
+    stopB();
+    expect(source.closed).toBe(true);
+  });
+});

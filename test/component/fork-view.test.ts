@@ -1,0 +1,122 @@
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
+import { describe, expect, it } from 'vitest';
+import { BranchDetailSchema, type BranchDetail } from '../../shared/ipc/contract';
+import { modelProof } from '../../shared/fork/model-proof';
+import ForkView from '../../renderer/src/views/ForkView.svelte';
+import { fakeClient } from './support/fake-client';
+import { digest, FORK_ID, forkStatus, telemetry } from './support/fixtures';
+
+const running = forkStatus({
+  state: 'running',
+  branches: [
+    { branch_id: 'branch-claude', profile_id: 'claude', runtime: 'claude', state: 'running', failure_code: null, blocked_reason: null, attempt: 1 },
+    { branch_id: 'branch-codex', profile_id: 'codex', runtime: 'codex', state: 'failed', failure_code: 'RUNTIME_NOT_FOUND', blocked_reason: null, attempt: 1 },
+  ],
+});
+
+const detail = (branchId: string): BranchDetail =>
+  BranchDetailSchema.parse({
+    fork_id: FORK_ID,
+    branch_id: branchId,
+    runtime: 'claude',
+    state: 'running',
+    failure_code: null,
+    receipt_verified: false,
+    verification_reasons: ['not_collected'],
+    model: modelProof({ model: 'claude-sonnet-4-5', local_provider: null }, null),
+    telemetry: telemetry({ input_tokens: 1200 }),
+    verifier: null,
+    diff_summary: null,
+    diff_text: null,
+    duration_ms: null,
+  });
+
+function setup() {
+  return fakeClient({
+    forkStatus: () => ({ ok: true, value: running }),
+    proofProjection: () => ({
+      ok: true,
+      value: {
+        fork_id: FORK_ID,
+        report_digest: digest('report'),
+        branches: 2,
+        verified_receipts: 0,
+        comparable: 0,
+        model_proof: { passed: 0, failed: 0, unknown: 2 },
+        outcome: 'insufficient-evidence',
+        recommended_branch_id: null,
+      },
+    }),
+    readiness: () => ({
+      ok: true,
+      value: {
+        runtimes: [
+          { runtime: 'codex', executable: { name: 'codex', found: false, path: null, via: null, version: null, problem: 'not on PATH' }, credentials: { configured: true, sources: ['OPENAI_API_KEY'] } },
+        ],
+        local_providers: [],
+      },
+    }),
+    branchDetail: (request) => ({ ok: true, value: detail(request.branch_id) }),
+    stopBranch: () => ({ ok: true, value: running }),
+  });
+}
+
+const panel = async (branchId: string): Promise<HTMLElement> => {
+  const section = (await screen.findByRole('heading', { name: branchId })).closest('section');
+  if (section === null) throw new Error('branch heading outside its panel');
+  return section;
+};
+
+describe('fork view', () => {
+  it('shows unreported telemetry as "unknown" and reported values as they are', async () => {
+    render(ForkView, { props: { client: setup().client, forkId: FORK_ID } });
+    const claude = await panel('branch-claude');
+    const facts = await within(claude).findByText('Input tokens');
+    const telemetryList = facts.closest('dl');
+    if (telemetryList === null) throw new Error('telemetry outside its list');
+    expect(within(telemetryList).getByText('1200')).toBeInTheDocument();
+    for (const term of ['Duration', 'Cost', 'Output tokens']) {
+      expect(within(telemetryList).getByText(term).nextElementSibling).toHaveTextContent(/^unknown$/);
+    }
+    expect(within(claude).getByText('not verified')).toBeInTheDocument();
+    expect(within(claude).getByText('not_collected')).toBeInTheDocument();
+  });
+
+  it('explains a readiness failure and streams events into the branch timeline', async () => {
+    const { client, emit } = setup();
+    render(ForkView, { props: { client, forkId: FORK_ID } });
+    const codex = await panel('branch-codex');
+    expect(codex).toHaveTextContent('RUNTIME_NOT_FOUND');
+    expect(await within(codex).findByText(/codex is not available: not on PATH/)).toBeInTheDocument();
+
+    emit({ type: 'verifier_step', fork_id: FORK_ID, branch_id: 'branch-claude', step: 'git_diff_check', status: 'passed' });
+    emit({ type: 'runtime', fork_id: 'fork-01jq7m3x9r2v5k8d4f6h0n1p2t', branch_id: 'branch-claude', phase: 'lost' });
+    const log = within(await panel('branch-claude')).getByRole('log');
+    expect(await within(log).findByText('verifier git diff check: passed')).toBeInTheDocument();
+    expect(within(log).queryByText(/lost/)).toBeNull();
+  });
+
+  it('re-reads branch evidence only when that branch changes', async () => {
+    const { client, calls, emit } = setup();
+    render(ForkView, { props: { client, forkId: FORK_ID } });
+    await within(await panel('branch-claude')).findByText('not_collected');
+    const detailCalls = (): number => calls.filter((c) => c.channel === 'branchDetail').length;
+    const statusCalls = (): number => calls.filter((c) => c.channel === 'forkStatus').length;
+    expect(detailCalls()).toBe(2);
+
+    // The record is re-read after the event, but both branches are as they were.
+    emit({ type: 'branch_state', fork_id: FORK_ID, branch_id: 'branch-claude', state: 'running', failure_code: null });
+    await waitFor(() => expect(statusCalls()).toBe(2));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(detailCalls()).toBe(2);
+  });
+
+  it('stops exactly the branch whose STOP was pressed', async () => {
+    const { client, calls } = setup();
+    render(ForkView, { props: { client, forkId: FORK_ID } });
+    const codexStop = within(await panel('branch-codex')).getByRole('button', { name: 'Stop branch-codex' });
+    expect(codexStop).toBeDisabled();
+    await fireEvent.click(within(await panel('branch-claude')).getByRole('button', { name: 'Stop branch-claude' }));
+    expect(calls.filter((c) => c.channel === 'stopBranch')).toEqual([{ channel: 'stopBranch', request: { fork_id: FORK_ID, branch_id: 'branch-claude' } }]);
+  });
+});

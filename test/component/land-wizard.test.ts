@@ -1,0 +1,100 @@
+import { fireEvent, render, screen, within } from '@testing-library/svelte';
+import { describe, expect, it } from 'vitest';
+import { CitadelError } from '../../shared/errors';
+import { LANDING_CHECK_NAMES, LandingCheckSchema, type LandingCheck } from '../../shared/fork/landing';
+import LandView from '../../renderer/src/views/LandView.svelte';
+import { fakeClient } from './support/fake-client';
+import { FORK_ID } from './support/fixtures';
+
+const TOKEN = '0123456789ab';
+const MERGE = 'd'.repeat(40);
+
+const checks = (failing: Partial<Record<(typeof LANDING_CHECK_NAMES)[number], string>> = {}): LandingCheck[] =>
+  LANDING_CHECK_NAMES.map((name) => LandingCheckSchema.parse({ name, ok: !(name in failing), reason: failing[name] ?? null }));
+
+const confirmButton = (): HTMLElement => screen.getByRole('button', { name: /land \(local merge\)/i });
+
+describe('land wizard', () => {
+  it('lists every precondition with pass or fail and its reason', async () => {
+    const { client } = fakeClient({
+      landingChecks: () => ({ ok: true, value: { checks: checks({ target_clean: 'target has 2 uncommitted changes' }), token: null } }),
+    });
+    render(LandView, { props: { client, forkId: FORK_ID } });
+
+    await screen.findByText('target has 2 uncommitted changes');
+    const rendered = screen.getAllByRole('listitem').filter((item) => item.dataset.check !== undefined);
+    expect(rendered.map((item) => item.dataset.check)).toEqual([...LANDING_CHECK_NAMES]);
+    const clean = rendered.find((item) => item.dataset.check === 'target_clean');
+    expect(clean).toHaveTextContent('FAIL');
+    expect(clean).toHaveTextContent('target has 2 uncommitted changes');
+    expect(rendered.filter((item) => item.dataset.ok === 'true')).toHaveLength(LANDING_CHECK_NAMES.length - 1);
+    // No token while a check fails: there is nothing to confirm.
+    expect(screen.getByText(/landing is refused until every check passes/i)).toBeInTheDocument();
+    expect(screen.queryByLabelText(/type the confirmation token/i)).toBeNull();
+  });
+
+  it('keeps the landing disabled until the shown token is typed, then shows the merge commit', async () => {
+    const { client, calls } = fakeClient({
+      landingChecks: () => ({ ok: true, value: { checks: checks(), token: TOKEN } }),
+      confirmLanding: () => ({ ok: true, value: { landed: true, merge_commit: MERGE } }),
+    });
+    render(LandView, { props: { client, forkId: FORK_ID } });
+
+    expect(await screen.findByTestId('landing-token')).toHaveTextContent(TOKEN);
+    expect(confirmButton()).toBeDisabled();
+    const input = screen.getByLabelText(/type the confirmation token/i);
+    await fireEvent.input(input, { target: { value: TOKEN.slice(0, 11) } });
+    expect(confirmButton()).toBeDisabled();
+    await fireEvent.click(confirmButton());
+    expect(calls.some((c) => c.channel === 'confirmLanding')).toBe(false);
+
+    await fireEvent.input(input, { target: { value: TOKEN } });
+    expect(confirmButton()).toBeEnabled();
+    await fireEvent.click(confirmButton());
+
+    expect(await screen.findByTestId('merge-commit')).toHaveTextContent(MERGE);
+    expect(calls.filter((c) => c.channel === 'confirmLanding')).toEqual([{ channel: 'confirmLanding', request: { fork_id: FORK_ID, token: TOKEN } }]);
+  });
+
+  it('shows a refusal with its code and exactly its failing checks', async () => {
+    const refusedWith = checks({ target_head_confirmed: 'target HEAD moved to eeeeeeeeeeee', confirmation_token: 'token does not match' });
+    const refusal = new CitadelError('LANDING_PRECONDITION_FAILED', 'landing refused: target_head_confirmed; confirmation_token', {
+      details: { checks: refusedWith, failed: ['target_head_confirmed', 'confirmation_token'] },
+    });
+    const { client } = fakeClient({
+      landingChecks: () => ({ ok: true, value: { checks: checks(), token: TOKEN } }),
+      confirmLanding: () => ({ ok: false, error: refusal.toData() }),
+    });
+    render(LandView, { props: { client, forkId: FORK_ID } });
+
+    await fireEvent.input(await screen.findByLabelText(/type the confirmation token/i), { target: { value: TOKEN } });
+    await fireEvent.click(confirmButton());
+
+    const result = (await screen.findByRole('heading', { name: /failing checks/i })).closest('section');
+    if (result === null) throw new Error('failing checks outside the result step');
+    expect(within(result).getByRole('alert')).toHaveTextContent('LANDING_PRECONDITION_FAILED');
+    const failing = within(result)
+      .getAllByRole('listitem')
+      .filter((item) => item.dataset.check !== undefined);
+    expect(failing.map((item) => item.dataset.check)).toEqual(['target_head_confirmed', 'confirmation_token']);
+    expect(failing[0]).toHaveTextContent('target HEAD moved to eeeeeeeeeeee');
+    expect(screen.queryByTestId('merge-commit')).toBeNull();
+  });
+
+  it('re-checks when the fork changes', async () => {
+    let round = 0;
+    const { client, emit } = fakeClient({
+      landingChecks: () => {
+        round += 1;
+        return { ok: true, value: { checks: round === 1 ? checks() : checks({ selection_current: 'the fork changed after the selection' }), token: round === 1 ? TOKEN : null } };
+      },
+    });
+    render(LandView, { props: { client, forkId: FORK_ID } });
+    expect(await screen.findByTestId('landing-token')).toBeInTheDocument();
+
+    emit({ type: 'fork_state', fork_id: FORK_ID, state: 'ready', revision: 9 });
+
+    expect(await screen.findByText('the fork changed after the selection')).toBeInTheDocument();
+    expect(screen.queryByTestId('landing-token')).toBeNull();
+  });
+});

@@ -1,0 +1,85 @@
+import { sha256Digest } from '../../../shared/digest';
+import type { BranchEvidence } from '../../../shared/fork/compare';
+import { ForkStatusSchema, type ForkStatus } from '../../../shared/fork/fork-record';
+import { modelProof } from '../../../shared/fork/model-proof';
+import { ExecutionReceiptSchema, type ExecutionReceipt } from '../../../shared/fork/receipts';
+import { TelemetrySchema, type Telemetry } from '../../../shared/runtime/telemetry';
+
+/** Replies for component tests, each parsed by the real shared schema it claims to satisfy. */
+
+export const FORK_ID = 'fork-01jq7m3x9r2v5k8d4f6h0n1p2s';
+export const BASE = 'a'.repeat(40);
+export const digest = (label: string): string => sha256Digest(label);
+
+export function forkStatus(overrides: Partial<ForkStatus> = {}): ForkStatus {
+  return ForkStatusSchema.parse({
+    fork_id: FORK_ID,
+    schema_version: 2,
+    demo: false,
+    state: 'ready',
+    revision: 7,
+    base_revision: BASE,
+    contract_digest: digest('contract'),
+    executor_set_digest: digest('set'),
+    created_at: '2026-11-29T20:00:00.000Z',
+    branches: [
+      { branch_id: 'branch-claude', profile_id: 'claude', runtime: 'claude', state: 'passed', failure_code: null, blocked_reason: null, attempt: 1 },
+      { branch_id: 'branch-codex', profile_id: 'codex', runtime: 'codex', state: 'passed', failure_code: null, blocked_reason: null, attempt: 1 },
+    ],
+    ...overrides,
+  });
+}
+
+export function telemetry(overrides: Partial<Telemetry> = {}): Telemetry {
+  return TelemetrySchema.parse({ observed_model: null, observed_model_source: null, input_tokens: null, output_tokens: null, cost_usd: null, ...overrides });
+}
+
+export function receipt(branchId: string, overrides: Partial<ExecutionReceipt> = {}): ExecutionReceipt {
+  return ExecutionReceiptSchema.parse({
+    schema_version: 1,
+    kind: 'execution_receipt',
+    fork_id: FORK_ID,
+    branch_id: branchId,
+    attempt: 1,
+    runtime: branchId.replace(/^branch-/, ''),
+    contract_digest: digest('contract'),
+    executor_profile_digest: digest(`profile ${branchId}`),
+    argv_digest: digest('argv'),
+    instruction_digest: digest('instruction'),
+    env_names: [],
+    instruction_files: [],
+    started_at: '2026-11-29T20:00:01.000Z',
+    ended_at: '2026-11-29T20:01:01.000Z',
+    duration_ms: 60_000,
+    exit: { code: 0, signal: null, timed_out: false, stopped: false },
+    base_revision: BASE,
+    result_commit: 'b'.repeat(40),
+    result_tree: 'c'.repeat(40),
+    diff: { files_changed: 2, insertions: 10, deletions: 3 },
+    diff_digest: digest('diff'),
+    verifier: {
+      status: 'passed',
+      steps: [{ id: 'git_diff_check', status: 'passed', exit_code: 0, timed_out: false, duration_ms: 12, output_digest: digest('out') }],
+    },
+    telemetry: telemetry(),
+    status: 'passed',
+    failure_code: null,
+    ...overrides,
+  });
+}
+
+/** Evidence for the shared comparison engine: verified when a receipt is given, otherwise not. */
+export function evidence(branchId: string, verifiedReceipt: ExecutionReceipt | null, requested: string | null = null): BranchEvidence {
+  return {
+    branch_id: branchId,
+    profile_id: branchId.replace(/^branch-/, ''),
+    runtime: branchId.replace(/^branch-/, ''),
+    receipt_verified: verifiedReceipt !== null,
+    receipt: verifiedReceipt,
+    reasons: verifiedReceipt === null ? ['receipt_missing'] : [],
+    model_proof: modelProof({ model: requested, local_provider: null }, verifiedReceipt?.telemetry ?? null),
+    execution_receipt_digest: verifiedReceipt === null ? null : digest(`receipt ${branchId}`),
+    fork_receipt_digest: verifiedReceipt === null ? null : digest(`wrapper ${branchId}`),
+    required_steps: 1,
+  };
+}

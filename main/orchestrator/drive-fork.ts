@@ -80,7 +80,8 @@ class ForkDriver {
   }
 
   async run(mode: DriveMode): Promise<ForkRecord> {
-    const pending = this.record.branches.filter((b) => b.state === 'pending');
+    // `exited-only` (STOP's follow-up) records what has ended and never starts anything.
+    const pending = mode === 'exited-only' ? [] : this.record.branches.filter((b) => b.state === 'pending');
     if (pending.length > 0) {
       for (const branch of pending) await this.ensureBranchWorktree(branch);
       this.expected = await this.expectedSnapshot();
@@ -200,27 +201,34 @@ class ForkDriver {
   }
 
   private async collectAndRecord(branch: BranchRecord, end: RunEnd): Promise<void> {
-    const work = this.collecting.then(async () => {
-      this.expected ??= await this.expectedSnapshot();
-      const signer = await this.signer();
-      const outcome = await collectBranch(this.ctx, this.journal, {
-        fork: this.record,
-        branch: this.current(branch.branch_id),
-        contract: this.fork.contract,
-        repo: this.fork.request.repo,
-        worktree: this.worktreeOf(branch),
-        expected: this.expected,
-        signer,
-        end,
-      });
-      if (outcome.resultCommit !== null) {
-        this.expected = expectResultCommit(this.expected, branch.branch_id, outcome.resultCommit);
-        await writeJsonDurably(containmentBeforeFile(this.ctx, this.record.fork_id), this.expected, { mode: 0o600 });
-      }
-      await this.transition({ [branch.branch_id]: { state: outcome.status, failure_code: outcome.failure_code } });
+    const work = this.collecting.then(() => this.collectOnce(branch, end)).catch(async (error: unknown) => {
+      // A typed refusal (lost key, unreadable evidence) would otherwise leave the branch running
+      // forever; blocked, it waits for `fork resolve` like any outcome Citadel cannot establish.
+      if (!(error instanceof CitadelError)) throw error;
+      await this.transition({ [branch.branch_id]: { state: 'blocked', blocked_reason: 'collect_failed', failure_code: 'RUNTIME_OUTCOME_UNKNOWN' } });
     });
     this.collecting = work.catch(() => undefined);
     await work;
+  }
+
+  private async collectOnce(branch: BranchRecord, end: RunEnd): Promise<void> {
+    this.expected ??= await this.expectedSnapshot();
+    const signer = await this.signer();
+    const outcome = await collectBranch(this.ctx, this.journal, {
+      fork: this.record,
+      branch: this.current(branch.branch_id),
+      contract: this.fork.contract,
+      repo: this.fork.request.repo,
+      worktree: this.worktreeOf(branch),
+      expected: this.expected,
+      signer,
+      end,
+    });
+    if (outcome.resultCommit !== null) {
+      this.expected = expectResultCommit(this.expected, branch.branch_id, outcome.resultCommit);
+      await writeJsonDurably(containmentBeforeFile(this.ctx, this.record.fork_id), this.expected, { mode: 0o600 });
+    }
+    await this.transition({ [branch.branch_id]: { state: outcome.status, failure_code: outcome.failure_code } });
   }
 
   /** The fork's own signer: the key must still match the public key bound at creation. */

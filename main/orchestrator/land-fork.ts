@@ -1,5 +1,7 @@
 import { CitadelError } from '../../shared/errors';
 import { compareBranches } from '../../shared/fork/compare';
+import { gitBranchName } from '../../shared/fork/ids';
+import { revParse } from '../git/rev-parse';
 import type { LandingInput } from '../landing/landing-input';
 import { verifyFork } from '../evidence/verify-fork';
 import type { OrchestratorContext } from './context';
@@ -20,9 +22,15 @@ export async function landingInputFor(ctx: OrchestratorContext, forkId: string):
     repo,
     selection,
     isReceiptVerified: async (branchId) => {
-      const compared = compareBranches((await verifyFork(ctx, forkId)).branches).branches.find((b) => b.branch_id === branchId);
+      const verified = await verifyFork(ctx, forkId);
+      const compared = compareBranches(verified.branches).branches.find((b) => b.branch_id === branchId);
+      const receipt = verified.branches.find((b) => b.branch_id === branchId)?.receipt ?? null;
       if (!compared) return { ok: false, reason: `no branch ${branchId}` };
-      if (!compared.receipt_verified) return { ok: false, reason: `receipt not verified: ${compared.reasons.join(', ')}` };
+      if (!compared.receipt_verified || receipt === null) return { ok: false, reason: `receipt not verified: ${compared.reasons.join(', ')}` };
+      // What lands must be exactly what was verified: a commit added to the branch afterwards is not.
+      const head = await revParse(repo, `refs/heads/${gitBranchName(forkId, branchId)}`);
+      const verifiedHead = receipt.result_commit ?? verified.record.base_revision;
+      if (head !== verifiedHead) return { ok: false, reason: `the branch head ${head ?? 'is missing'} is not the verified result ${verifiedHead}` };
       return { ok: true, reason: null };
     },
   };

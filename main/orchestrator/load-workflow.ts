@@ -1,3 +1,4 @@
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { sha256Digest } from '../../shared/digest';
 import { CitadelError, type Violation } from '../../shared/errors';
@@ -35,8 +36,10 @@ export async function loadWorkflow(file: string | undefined, repoTopLevel: strin
   if (!json.ok) throw invalid([json.violation]);
   const parsed = WorkflowFileSchema.safeParse(json.value);
   if (!parsed.success) throw invalid(zodViolations(parsed.error.issues, [], json.value));
-  const relative = path.relative(repoTopLevel, path.resolve(file));
-  const inRepo = !relative.startsWith('..') && !path.isAbsolute(relative) ? relative.split(path.sep).join('/') : null;
+  // Both sides through realpath: a symlinked path to a file inside the repository is still inside it.
+  const relative = path.relative(repoTopLevel, await realpath(file));
+  const outside = relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative);
+  const inRepo = outside ? null : relative.split(path.sep).join('/');
   return {
     workflow: { source: 'file', steps: parsed.data.steps, file_path_in_repo: inRepo, file_digest: sha256Digest(read.text) },
     verifier: { builtin: ['git_diff_check'], command: parsed.data.verifier },

@@ -32,20 +32,33 @@ export async function selectBranch(ctx: OrchestratorContext, forkId: string, req
     throw new CitadelError('USAGE_ERROR', `a selection needs a reason of at most ${MAX_REASON_BYTES} bytes`);
   }
   const reasonDigest = sha256Digest(reason);
-  const key = request.idempotencyKey ?? `sel-${digestOf({ branch_id: request.branchId, actor: request.actor, reason_digest: reasonDigest }).slice(7, 23)}`;
-  if (!/^[A-Za-z0-9._-]{1,128}$/.test(key)) throw new CitadelError('USAGE_ERROR', 'an idempotency key is 1 to 128 letters, digits, dots, dashes or underscores');
+  const derivedKey = `sel-${digestOf({ branch_id: request.branchId, actor: request.actor, reason_digest: reasonDigest }).slice(7, 23)}`;
+  const requestedKey = request.idempotencyKey ?? derivedKey;
+  if (!/^[A-Za-z0-9._-]{1,128}$/.test(requestedKey)) throw new CitadelError('USAGE_ERROR', 'an idempotency key is 1 to 128 letters, digits, dots, dashes or underscores');
   await ctx.store.readRecord(forkId);
   return withForkLock(ctx.store.forkDir(forkId), async () => {
     const dir = path.join(ctx.store.forkDir(forkId), 'selections');
-    const existing = await readSelection(path.join(dir, `${key}.json`));
     const record = await ctx.store.readRecord(forkId);
+    let key = requestedKey;
+    const existing = await readSelection(path.join(dir, `${key}.json`));
     if (existing) {
       if (existing.branch_id !== request.branchId || existing.actor !== request.actor || existing.reason_digest !== reasonDigest) {
         throw new CitadelError('SELECTION_KEY_CONFLICT', `idempotency key ${key} was already used for a different selection`, { details: { idempotency_key: key } });
       }
-      // A crash after the record was written and before the state changed completes here.
-      if (record.revision === existing.fork_revision && record.state !== 'selected') await complete(ctx, record, existing, dir);
-      return existing;
+      // Recorded, but a crash came before it became current: finish it.
+      if (record.revision === existing.fork_revision) {
+        await complete(ctx, record, existing, dir);
+        return existing;
+      }
+      const current = await currentSelection(ctx, forkId);
+      if (current?.idempotency_key === key && record.state === 'selected' && record.revision === selectedRevision(existing)) return existing;
+      if (request.idempotencyKey !== undefined) {
+        throw new CitadelError('SELECTION_KEY_CONFLICT', `idempotency key ${key} belongs to an earlier selection that is no longer current`, {
+          details: { idempotency_key: key },
+        });
+      }
+      // The same words again after another decision: a new decision, under a key of its own.
+      key = `${derivedKey}-r${record.revision}`;
     }
     if (record.state !== 'ready' && record.state !== 'selected') {
       throw new CitadelError('FORK_STATE_CONFLICT', `a ${record.state} fork cannot be selected from; it must be ready`, { details: { state: record.state } });

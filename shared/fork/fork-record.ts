@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DigestSchema } from '../digest';
 import { FailureCodeSchema } from '../runtime/telemetry';
-import { BranchIdSchema, CommitShaSchema, ForkIdSchema, IsoTimeSchema } from './ids';
+import { BranchIdSchema, CommitShaSchema, ForkIdSchema, gitBranchName, IsoTimeSchema } from './ids';
 
 /** Parent fork states (spec/operation-fork.md, States). */
 export const FORK_STATES = ['pending', 'running', 'ready', 'selected', 'landed', 'blocked', 'failed', 'unknown'] as const;
@@ -37,7 +37,8 @@ export const BranchRecordSchema = z.strictObject({
 export type BranchRecord = z.infer<typeof BranchRecordSchema>;
 
 /** The public-safe fork snapshot (`fork.json`): ids, digests and states; no paths, no prompt. */
-export const ForkRecordSchema = z.strictObject({
+export const ForkRecordSchema = z
+  .strictObject({
   schema_version: z.union([z.literal(1), z.literal(2)]),
   fork_id: ForkIdSchema,
   demo: z.boolean(),
@@ -49,7 +50,12 @@ export const ForkRecordSchema = z.strictObject({
   executor_set_digest: DigestSchema.nullable(),
   history: z.array(StateChangeSchema),
   branches: z.array(BranchRecordSchema).min(2),
-});
+  })
+  // Destructive git verbs (clean, retry) act on git_branch: a stored record may only name the fork's own branches.
+  .refine((r) => r.branches.every((b) => b.git_branch === gitBranchName(r.fork_id, b.branch_id)), {
+    path: ['branches'],
+    message: 'every git_branch must be citadel/<fork_id>/<branch_id>',
+  });
 export type ForkRecord = z.infer<typeof ForkRecordSchema>;
 
 /** `citadel fork status --json` (decisions D13). */

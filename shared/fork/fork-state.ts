@@ -3,9 +3,10 @@ import type { BranchRecord, ForkState } from './fork-record';
 
 /**
  * Failure codes that still leave a verified, comparable result: the runtime finished inside the
- * contract and the verifier judged the diff. Every other failure means there is nothing to compare.
+ * contract and the verifier judged the diff. Every other failure means there is nothing to compare;
+ * a protected-path change broke the shared policy, so that branch no longer satisfies the contract.
  */
-const COMPARABLE_FAILURES: ReadonlySet<FailureCode> = new Set(['VERIFIER_FAILED', 'POLICY_PROTECTED_PATH']);
+const COMPARABLE_FAILURES: ReadonlySet<FailureCode> = new Set(['VERIFIER_FAILED']);
 
 /** A branch whose evidence can stand beside another's (issue 4 adds re-verification from disk). */
 export function isComparableBranch(branch: Pick<BranchRecord, 'state' | 'failure_code'>): boolean {

@@ -64,6 +64,18 @@ describe('tampered evidence is refused everywhere', () => {
     expect(parseDoc(await h.cli(['fork', 'status', forkId, '--json'])).state).toBe('selected');
   });
 
+  it('land refuses a branch that moved after its result was verified', async () => {
+    const { h, forkId } = await readyFork();
+    await h.cli(['fork', 'select', forkId, 'branch-claude', '--reason', 'passed', '--json']);
+    const worktree = h.worktree(forkId, 'branch-claude');
+    writeFileSync(`${worktree}/backdoor.js`, 'export const x = 1;\n');
+    h.gitIn(worktree, 'add', 'backdoor.js');
+    h.gitIn(worktree, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'late commit');
+    const plan = JSON.parse((await h.cli(['fork', 'land', forkId, '--json'])).stdout) as { checks: { name: string; ok: boolean; reason: string | null }[]; token: string | null };
+    expect(plan.token).toBeNull();
+    expect(plan.checks.find((c) => c.name === 'receipt_verified')).toMatchObject({ ok: false, reason: expect.stringContaining('not the verified result') });
+  });
+
   it('a landing refused after the target moved names the check; the happy path makes one merge commit', async () => {
     const { h, forkId } = await readyFork();
     await h.cli(['fork', 'select', forkId, 'branch-claude', '--reason', 'passed', '--json']);

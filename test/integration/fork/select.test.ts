@@ -35,6 +35,18 @@ describe('fork select', () => {
     const conflict = await h.cli(['fork', 'select', doc.fork_id, 'branch-codex', '--reason', 'other', '--idempotency-key', String(selection.idempotency_key), '--json']);
     expect(conflict.code).toBe(1);
     expect(JSON.parse(conflict.stdout)).toMatchObject({ error: { code: 'SELECTION_KEY_CONFLICT' } });
+
+    // A, then B, then A again with the same words: the last decision is the current one.
+    const toCodex = await h.cli(['fork', 'select', doc.fork_id, 'branch-codex', '--reason', 'second thoughts', '--actor', 'alice', '--json']);
+    expect(toCodex.code, toCodex.stdout).toBe(0);
+    const back = await h.cli(args);
+    expect(back.code, back.stdout).toBe(0);
+    const current = (JSON.parse(back.stdout) as { selection: { branch_id: string; fork_revision: number } }).selection;
+    expect(current.branch_id).toBe('branch-claude');
+    const after = parseDoc(await h.cli(['fork', 'status', doc.fork_id, '--json']));
+    expect(after.revision).toBe(current.fork_revision + 1);
+    const land = JSON.parse((await h.cli(['fork', 'land', doc.fork_id, '--json'])).stdout) as { checks: { name: string; ok: boolean }[] };
+    expect(land.checks.find((c) => c.name === 'selection_current')?.ok).toBe(true);
   });
 
   it('refuses a branch that is not comparable, and a fork that is not ready', async () => {

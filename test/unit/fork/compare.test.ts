@@ -129,10 +129,10 @@ describe('compare: recommend', () => {
     expect(branch(c, 'branch-b')).toMatchObject({ comparable: true, status: 'failed', failure_code: 'VERIFIER_FAILED', verifier_status: 'failed' });
   });
 
-  it('a branch that touched a protected path is comparable and loses to the passing one', () => {
+  it('a branch that touched a protected path broke the shared policy: not comparable', () => {
     const c = compare([failed('branch-a', { failure_code: 'POLICY_PROTECTED_PATH' }), passed('branch-b')]);
-    expect(c).toMatchObject({ outcome: 'recommend', recommended_branch_id: 'branch-b' });
-    expect(branch(c, 'branch-a').comparable).toBe(true);
+    expect(c).toMatchObject({ outcome: 'insufficient-evidence', recommended_branch_id: null });
+    expect(branch(c, 'branch-a')).toMatchObject({ comparable: false, receipt_verified: true, reasons: ['runtime_did_not_complete'] });
   });
 
   it('one passing among several failing branches is recommended', () => {
@@ -148,7 +148,7 @@ describe('compare: tie', () => {
   });
 
   it('two failing branches tie: no comparable branch passed the verifier', () => {
-    const c = compare([failed('branch-a'), failed('branch-b', { failure_code: 'POLICY_PROTECTED_PATH' })]);
+    const c = compare([failed('branch-a'), failed('branch-b')]);
     expect(c).toMatchObject({ outcome: 'tie', recommended_branch_id: null, reasons: ['no comparable branch passed the verifier'] });
   });
 

@@ -1,0 +1,235 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect as see } from '@playwright/test';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliOrchestratorContext } from '../../../main/cli/orchestrator-context';
+import { createMissionControlService, type MissionControl } from '../../../main/mission-control/service';
+import { startWebHost, type WebHost } from '../../../main/web/web-host';
+import { buildRenderer } from '../../support/build-renderer';
+import { launchChromium } from '../../support/chromium';
+import { FIXED_SUM, ForkHarness, WRONG_SUM } from '../../support/fork-harness';
+import { REPO_ROOT } from '../../support/run-cli';
+
+/**
+ * Mission Control end to end in real Chromium: the built renderer served by the real loopback web
+ * host over the real service, a real target repository and simulated runtimes. Every step goes
+ * through the page the way an operator would, and every view is screenshotted into
+ * docs/screenshots for the documentation.
+ */
+
+// The committed screenshots change only when asked for (ids and times differ every run):
+// CITADEL_SCREENSHOTS=1 npm test rewrites docs/screenshots; otherwise they go to a temp folder.
+const SCREENSHOTS = process.env.CITADEL_SCREENSHOTS === '1' ? path.join(REPO_ROOT, 'docs', 'screenshots') : mkdtempSync(path.join(tmpdir(), 'citadel-screens-'));
+// Generous: two supervised branches, a verifier each, on a loaded two-core machine.
+const RUN = { timeout: 120_000 };
+const STEP = { timeout: 30_000 };
+
+let base: string;
+let h: ForkHarness;
+let service: MissionControl;
+let host: WebHost;
+let browser: Browser;
+
+beforeAll(async () => {
+  base = mkdtempSync(path.join(tmpdir(), 'citadel-e2e-'));
+  h = new ForkHarness(path.join(base, 'h'));
+  // The delay keeps each branch running until the page has subscribed, so its end arrives live.
+  await h.simulate({
+    claude: { edits: [{ path: 'src/sum.js', content: FIXED_SUM }], delay_ms: 2_000 },
+    codex: { edits: [{ path: 'src/sum.js', content: WRONG_SUM }], delay_ms: 2_000 },
+  });
+  const [staticDir, chromium] = await Promise.all([buildRenderer(path.join(base, 'renderer')), launchChromium()]);
+  browser = chromium;
+  const ctx = await cliOrchestratorContext({ env: h.env({ CITADEL_KEYSTORE: 'file' }), supervisorScript: path.join(REPO_ROOT, 'out', 'cli', 'supervisor.mjs') });
+  service = createMissionControlService(ctx, { log: () => undefined });
+  host = await startWebHost({ service, port: 0, staticDir });
+  mkdirSync(SCREENSHOTS, { recursive: true });
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await host?.close();
+  // Supervisors end by themselves; wait (bounded) for the background drives before removing their files.
+  if (service !== undefined) await Promise.race([service.drained(), new Promise((resolve) => setTimeout(resolve, 30_000).unref())]);
+  if (base !== undefined) rmSync(base, { recursive: true, force: true });
+}, 60_000);
+
+const shoot = (page: Page, name: string): Promise<Buffer> => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
+
+async function shootAt(page: Page, target: Locator, name: string): Promise<void> {
+  await target.scrollIntoViewIfNeeded();
+  await shoot(page, name);
+}
+
+describe('Mission Control in real Chromium over the loopback web host', () => {
+  it('creates, watches, compares, selects, lands (refused, then landed) and replays a fork', { timeout: 300_000 }, async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light', acceptDownloads: true });
+    const page = await context.newPage();
+    let loads = 0;
+    const pageErrors: string[] = [];
+    page.on('load', () => (loads += 1));
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    const mainNav = page.getByRole('navigation', { name: 'Main' });
+
+    await page.goto(host.url);
+    await see(page.getByRole('heading', { level: 1, name: 'Forks' })).toBeVisible(STEP);
+    await see(page.getByText('No forks yet')).toBeVisible(STEP);
+
+    // 1. New fork: the form, its exact preview, then start.
+    await mainNav.getByRole('link', { name: 'New fork' }).click();
+    await see(page.getByRole('heading', { level: 1, name: 'New fork' })).toBeVisible(STEP);
+    await page.getByLabel('Repository path').fill(h.repo);
+    await page.getByLabel('Objective').fill('Fix the sum function');
+    await see(page.getByRole('radio', { name: 'Runtimes (legacy, schema 1)' })).toBeChecked();
+    await see(page.getByRole('checkbox', { name: 'claude' })).toBeChecked();
+    await see(page.getByRole('checkbox', { name: 'codex' })).toBeChecked();
+    await page.getByLabel('Workflow file (optional)').fill(h.workflowFile);
+    await page.getByLabel('Time budget per branch, seconds (optional)').fill('120');
+    await see(page.getByRole('button', { name: 'Start fork' })).toBeDisabled();
+    await page.getByRole('button', { name: 'Preview digests and argv' }).click();
+    const preview = page.getByRole('region', { name: 'Preview' });
+    await see(preview.getByText('Fork schema 1')).toBeVisible(STEP);
+    await see(preview.getByRole('heading', { level: 3, name: 'branch-claude · claude' })).toBeVisible();
+    await see(preview.getByRole('heading', { level: 3, name: 'branch-codex · codex' })).toBeVisible();
+    await shootAt(page, preview, 'new-fork-preview');
+    await page.getByRole('button', { name: 'Start fork' }).click();
+
+    // 2. The fork view follows both branches to their end through the live event stream.
+    await see(page).toHaveURL(/#\/fork\/[^/]+$/, STEP);
+    const forkId = decodeURIComponent(new URL(page.url()).hash.replace('#/fork/', ''));
+    await see(page.getByRole('heading', { level: 1, name: `Fork ${forkId}` })).toBeVisible(STEP);
+    const claude = page.getByRole('region', { name: 'branch-claude' });
+    const codex = page.getByRole('region', { name: 'branch-codex' });
+    // The timelines are built only from streamed events (never from a fetch), so these prove liveness.
+    await see(claude.getByRole('log', { name: 'Live events of branch-claude' })).toContainText('state passed', RUN);
+    await see(codex.getByRole('log', { name: 'Live events of branch-codex' })).toContainText('state failed · VERIFIER_FAILED', RUN);
+    await see(page.getByRole('log', { name: 'Live events of the fork' })).toContainText('fork ready', RUN);
+    await see(claude.getByText('passed', { exact: true }).first()).toBeVisible(STEP);
+    await see(codex.getByText('VERIFIER_FAILED', { exact: true }).first()).toBeVisible(STEP);
+    await see(claude.getByText('verified', { exact: true })).toBeVisible(STEP);
+    await shoot(page, 'fork-live');
+
+    const themeToggle = page.getByRole('button', { name: /^Colour theme: / });
+    for (let i = 0; i < 3 && !(await themeToggle.textContent())?.includes('dark'); i += 1) await themeToggle.click();
+    await see(themeToggle).toHaveText('Theme: dark');
+    await shoot(page, 'fork-live-dark');
+    await themeToggle.click();
+    await see(themeToggle).toHaveText('Theme: system');
+
+    // 3. Compare: verifier evidence recommends Claude's branch; cost and speed do not decide.
+    await page.getByRole('navigation', { name: 'Fork actions' }).getByRole('link', { name: 'Compare' }).click();
+    await see(page.getByRole('heading', { level: 2, name: /^Outcome: recommend/ })).toContainText('branch-claude', RUN);
+    const notDeciding = page.getByRole('table', { name: /Cost and speed/ });
+    await see(notDeciding).toContainText('not deciding');
+    await see(notDeciding.getByRole('rowheader', { name: 'Duration (not deciding)' })).toBeVisible();
+    await see(notDeciding.getByRole('rowheader', { name: 'Cost (not deciding)' })).toBeVisible();
+    await shoot(page, 'compare');
+
+    // 4. Select, with a reason and an actor.
+    await page.getByRole('link', { name: 'Select a branch' }).click();
+    await page.getByRole('radio', { name: /branch-claude/ }).check(STEP);
+    await page.getByLabel('Reason').fill('Only branch whose verifier passed.');
+    await page.getByLabel('Actor').fill('e2e-operator');
+    await page.getByRole('button', { name: 'Record selection' }).click();
+    await see(page.getByRole('heading', { level: 2, name: 'Selected branch-claude' })).toBeVisible(STEP);
+    await see(page.getByText('e2e-operator')).toBeVisible();
+    await shoot(page, 'select');
+
+    // 5. Land: the target moves after the token was shown, so confirming it is refused.
+    await page.getByRole('link', { name: 'Continue to landing' }).click();
+    const shownToken = page.getByTestId('landing-token');
+    await see(shownToken).toHaveText(/^[0-9a-f]{12}$/, RUN);
+    const staleToken = (await shownToken.textContent()) ?? '';
+    await shoot(page, 'land-token');
+    writeFileSync(path.join(h.repo, 'NOTES.md'), 'The target moved on while the landing was being confirmed.\n');
+    h.gitIn(h.repo, 'add', 'NOTES.md');
+    h.gitIn(h.repo, 'commit', '-q', '-m', 'target moves');
+    const movedHead = h.gitIn(h.repo, 'rev-parse', 'HEAD');
+
+    const confirmInput = page.getByLabel('Type the confirmation token to confirm this landing');
+    const landButton = page.getByRole('button', { name: 'Land (local merge)' });
+    await confirmInput.fill(staleToken);
+    await landButton.click();
+    const result = page.getByRole('region', { name: '3. Result' });
+    await see(result.getByRole('alert')).toContainText('Landing was refused', RUN);
+    const headCheck = result.getByRole('listitem').filter({ hasText: 'target_head_confirmed' });
+    await see(headCheck).toContainText('FAIL');
+    await see(headCheck).toContainText(`moved from`);
+    await see(headCheck).toContainText(movedHead);
+    await shootAt(page, result, 'land-refused');
+    expect(h.gitIn(h.repo, 'rev-parse', 'HEAD')).toBe(movedHead);
+    expect(h.gitIn(h.repo, 'rev-list', '--merges', 'main')).toBe('');
+
+    // ...then the checks run again, a new token is shown, and confirming it lands one merge commit.
+    await page.getByRole('button', { name: 'Check again' }).click();
+    await see(shownToken).not.toHaveText(staleToken, RUN);
+    await see(shownToken).toHaveText(/^[0-9a-f]{12}$/);
+    await confirmInput.fill((await shownToken.textContent()) ?? '');
+    await landButton.click();
+    await see(result).toContainText('Landed.', RUN);
+    const mergeCommit = (await result.getByTestId('merge-commit').textContent()) ?? '';
+    await shootAt(page, result, 'land-landed');
+    expect(h.gitIn(h.repo, 'rev-list', '--merges', 'main').split('\n')).toEqual([mergeCommit]);
+    expect(h.gitIn(h.repo, 'rev-parse', 'main')).toBe(mergeCommit);
+    expect(h.gitIn(h.repo, 'rev-parse', `${mergeCommit}^1`)).toBe(movedHead);
+    expect(h.gitIn(h.repo, 'show', 'main:src/sum.js')).toBe(FIXED_SUM.trim());
+
+    // 6. Export the replay as a download, then open that file in the Replay & proof view.
+    await page.getByRole('link', { name: 'Back to the fork' }).click();
+    await page.getByRole('navigation', { name: 'Fork actions' }).getByRole('link', { name: 'Replay & proof' }).click();
+    const exportRegion = page.getByRole('region', { name: `Export ${forkId}` });
+    const opened = page.getByRole('region', { name: 'Open a shared replay or proof report' });
+
+    /** Exports through the button, saves the Blob download, and returns the file with the digest shown at export. */
+    async function exportAndDownload(button: string, fileName: string): Promise<{ file: string; digest: string }> {
+      await exportRegion.getByRole('button', { name: button }).click();
+      const link = exportRegion.getByRole('link', { name: `Download ${fileName}` });
+      await see(link).toBeVisible(RUN);
+      const digest = ((await exportRegion.getByText(/^Digest /).textContent()) ?? '').replace(/^Digest /, '').trim();
+      expect(digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+      const [download] = await Promise.all([page.waitForEvent('download', STEP), link.click()]);
+      expect(download.suggestedFilename()).toBe(fileName);
+      const file = path.join(base, fileName);
+      await download.saveAs(file);
+      return { file, digest };
+    }
+
+    async function openAsShared(file: string, digest: string): Promise<void> {
+      await opened.getByLabel('Replay or proof file (JSON)').setInputFiles(file);
+      // The digest main recomputes from the opened file is the one shown when it was exported.
+      await see(opened.getByText(digest, { exact: true })).toBeVisible(RUN);
+      await see(opened.getByLabel(`Document of ${path.basename(file)}`)).toContainText(forkId);
+      // Read-only: the opened document is shown, never offered for editing.
+      await see(opened.getByRole('textbox')).toHaveCount(0);
+    }
+
+    const replay = await exportAndDownload('Export replay', `${forkId}.replay.json`);
+    expect(JSON.parse(readFileSync(replay.file, 'utf8'))).toMatchObject({ kind: 'citadel_replay', fork: { fork_id: forkId, state: 'landed' }, landing: { landed: true } });
+    await openAsShared(replay.file, replay.digest);
+    await see(opened.getByText('computed', { exact: true })).toBeVisible();
+    await shootAt(page, opened, 'replay');
+    // A proof report embeds the replay by digest, which main checks when the report is opened.
+    const proof = await exportAndDownload('Export proof report', `${forkId}.proof.json`);
+    await openAsShared(proof.file, proof.digest);
+    await see(opened.getByText('checked', { exact: true })).toBeVisible();
+    await see(opened).toContainText("The embedded replay matches the report's replay_digest.");
+    await shootAt(page, opened, 'proof-opened');
+
+    // Settings, and the fork list with the landed fork.
+    await mainNav.getByRole('link', { name: 'Settings' }).click();
+    await see(page.getByRole('heading', { level: 1, name: 'Settings and readiness' })).toBeVisible(STEP);
+    await see(page.getByText(h.root, { exact: true })).toBeVisible(RUN);
+    await shoot(page, 'settings');
+    await mainNav.getByRole('link', { name: 'Forks' }).click();
+    const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: forkId }) });
+    await see(row).toContainText('landed', STEP);
+    await shoot(page, 'forks');
+
+    // One page load for the whole flow: every update above arrived without a reload.
+    expect(loads).toBe(1);
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+});

@@ -19,9 +19,23 @@ export async function buildCli() {
     platform: 'node',
     target: 'node20',
     format: 'esm',
-    packages: 'external',
+    // Dependencies are bundled so the CLI and the supervisor run from an installed app with plain
+    // Node; only the keychain binding (a native N-API addon) is loaded from node_modules.
+    external: ['@napi-rs/keyring'],
+    // ESM builds first: jsonc-parser's UMD build requires its own files dynamically.
+    mainFields: ['module', 'main'],
     sourcemap: true,
-    banner: { js: '#!/usr/bin/env node' },
+    // Bundled CommonJS dependencies call require(); ESM output needs one created for them.
+    banner: {
+      js: [
+        '#!/usr/bin/env node',
+        "import { createRequire as __citadelCreateRequire } from 'node:module';",
+        "import { fileURLToPath as __citadelFileURLToPath } from 'node:url';",
+        'const require = __citadelCreateRequire(import.meta.url);',
+        'const __filename = __citadelFileURLToPath(import.meta.url);',
+        "const __dirname = __citadelFileURLToPath(new URL('.', import.meta.url));",
+      ].join('\n'),
+    },
     logLevel: 'warning',
   });
 }

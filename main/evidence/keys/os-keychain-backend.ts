@@ -1,4 +1,4 @@
-import { AsyncEntry, type EntryOptions } from '@napi-rs/keyring';
+import type { AsyncEntry, EntryOptions } from '@napi-rs/keyring';
 import { CitadelError } from '../../../shared/errors';
 import type { KeyBackend } from './key-backend';
 import { probeSessionBus } from './session-bus-probe';
@@ -30,9 +30,12 @@ export function osKeychainBackend(timeoutMs: number): KeyBackend {
     });
     const attempt = async (): Promise<T> => {
       if (process.platform === 'linux') await probeSessionBus(process.env.DBUS_SESSION_BUS_ADDRESS, timeoutMs);
+      // Loaded on first use: commands that never touch a key run without the native binding, and a
+      // binding that cannot load is KEYCHAIN_UNAVAILABLE rather than a crash at start-up.
+      const { AsyncEntry: Entry } = await import('@napi-rs/keyring');
       // The constructor opens a Secret Service session synchronously; it gave up after 2 s on a
       // stopped provider (measured), and the probe has just seen the bus itself answer.
-      return run(new AsyncEntry(KEYCHAIN_SERVICE, account, ENTRY_OPTIONS), controller.signal);
+      return run(new Entry(KEYCHAIN_SERVICE, account, ENTRY_OPTIONS), controller.signal);
     };
     try {
       return await Promise.race([attempt(), deadline]);

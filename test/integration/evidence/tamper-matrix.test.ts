@@ -349,7 +349,8 @@ function recordMutations(f: Fixture): Mutation[] {
   add(null, 'change contract_digest', setAt(doc, ['contract_digest'], tweak(getAt(doc, ['contract_digest']))), fork('contract_digest_mismatch'));
   add(null, 'change base_revision', setAt(doc, ['base_revision'], tweak(getAt(doc, ['base_revision']))), fork('receipt_binding_mismatch'));
   add(null, 'schema_version flipped', setAt(doc, ['schema_version'], f.schema === 2 ? 1 : 2), fork('contract_digest_mismatch'));
-  add(null, 'fork_id of another fork', setAt(doc, ['fork_id'], `fork-${'0'.repeat(26)}`), fork('receipt_missing'));
+  // Its git branches no longer name this fork, so the record itself is refused.
+  add(null, 'fork_id of another fork', setAt(doc, ['fork_id'], `fork-${'0'.repeat(26)}`), invalid);
   if (f.schema === 2) add(null, 'change executor_set_digest', setAt(doc, ['executor_set_digest'], tweak(getAt(doc, ['executor_set_digest']))), fork('executor_set_mismatch'));
   for (const flag of FLAGS) add(null, `add ${flag} to record`, setAt(doc, [flag], true), invalid);
   out.push({ object: 'record', branch: null, label: 'remove the file', text: null, expect: { kind: 'error', code: 'FORK_NOT_FOUND' } });

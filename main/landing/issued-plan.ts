@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { IssuedPlanSchema, type IssuedPlan, type LandingPlan } from '../../shared/fork/landing';
 import { writeJsonDurably } from '../store/atomic-file';
 import type { ForkStore } from '../store/fork-store';
+import { readJsonIfValid } from '../store/read-json-if-valid';
 import { landingFiles } from './landing-files';
 
 /** Remembers the plan a token was issued for, so `--confirm` can say which fact moved, not only that the token differs. */
@@ -12,12 +12,5 @@ export async function writeIssuedPlan(store: ForkStore, token: string, plan: Lan
 
 /** The last issued plan; a missing or unreadable one counts as never issued, which `--confirm` refuses. */
 export async function readIssuedPlan(store: ForkStore, forkId: string): Promise<IssuedPlan | null> {
-  const text = await readFile(landingFiles(store, forkId).plan, 'utf8').catch(() => null);
-  if (text === null) return null;
-  try {
-    const parsed = IssuedPlanSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
+  return readJsonIfValid(landingFiles(store, forkId).plan, IssuedPlanSchema);
 }

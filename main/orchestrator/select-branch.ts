@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { digestOf, sha256Digest } from '../../shared/digest';
 import { CitadelError } from '../../shared/errors';
@@ -9,6 +8,7 @@ import { verifyFork } from '../evidence/verify-fork';
 import { writeFileDurably, writeJsonDurably } from '../store/atomic-file';
 import { withForkLock } from '../store/fork-lock';
 import type { OrchestratorContext } from './context';
+import { readRecordFile } from '../store/read-record-file';
 import { commitTransition } from './record-transitions';
 
 export interface SelectRequest {
@@ -40,7 +40,7 @@ export async function selectBranch(ctx: OrchestratorContext, forkId: string, req
     const dir = path.join(ctx.store.forkDir(forkId), 'selections');
     const record = await ctx.store.readRecord(forkId);
     let key = requestedKey;
-    const existing = await readSelection(path.join(dir, `${key}.json`));
+    const existing = await readRecordFile(path.join(dir, `${key}.json`), SelectionRecordSchema);
     if (existing) {
       if (existing.branch_id !== request.branchId || existing.actor !== request.actor || existing.reason_digest !== reasonDigest) {
         throw new CitadelError('SELECTION_KEY_CONFLICT', `idempotency key ${key} was already used for a different selection`, { details: { idempotency_key: key } });
@@ -98,17 +98,6 @@ async function complete(ctx: OrchestratorContext, record: ForkRecord, selection:
 
 /** The current selection of a fork, if any. */
 export async function currentSelection(ctx: OrchestratorContext, forkId: string): Promise<SelectionRecord | null> {
-  return readSelection(path.join(ctx.store.forkDir(forkId), 'selection.json'));
+  return readRecordFile(path.join(ctx.store.forkDir(forkId), 'selection.json'), SelectionRecordSchema);
 }
 
-async function readSelection(file: string): Promise<SelectionRecord | null> {
-  const text = await readFile(file, 'utf8').catch(() => null);
-  if (text === null) return null;
-  try {
-    const parsed = SelectionRecordSchema.safeParse(JSON.parse(text));
-    if (!parsed.success) throw new Error('invalid');
-    return parsed.data;
-  } catch {
-    throw new CitadelError('FORK_RECORD_INVALID', `selection record ${path.basename(file)} is invalid`);
-  }
-}

@@ -1,14 +1,12 @@
 import path from 'node:path';
-import { z } from 'zod';
 import { digestOf } from '../../shared/digest';
 import { compareBranches } from '../../shared/fork/compare';
+import { LandingRecordSchema, SelectionRecordSchema } from '../../shared/fork/landing';
 import type { Replay } from '../../shared/publish/replay';
 import { verifyFork, type VerifiedFork } from '../evidence/verify-fork';
 import type { OrchestratorContext } from '../orchestrator/context';
-import { readJsonIfValid } from '../store/read-json-if-valid';
+import { readRecordFile } from '../store/read-record-file';
 
-const SelectionFactsSchema = z.object({ branch_id: z.string(), selected_at: z.string() });
-const LandingFactsSchema = z.object({ landed_at: z.string() });
 
 /**
  * The public replay, from the allowlist only and from freshly verified evidence. It reads; it never
@@ -19,8 +17,9 @@ export async function buildReplay(ctx: OrchestratorContext, forkId: string, veri
   const { record, contract } = fork;
   const comparison = compareBranches(fork.branches);
   const forkDir = ctx.store.forkDir(forkId);
-  const selection = await readJsonIfValid(path.join(forkDir, 'selection.json'), SelectionFactsSchema);
-  const landing = await readJsonIfValid(path.join(forkDir, 'landing.json'), LandingFactsSchema);
+  const selection = await readRecordFile(path.join(forkDir, 'selection.json'), SelectionRecordSchema);
+  const landingRecord = await readRecordFile(path.join(forkDir, 'landing.json'), LandingRecordSchema);
+  const landing = landingRecord?.status === 'landed' ? landingRecord : null;
   const part = (value: unknown): string => digestOf(value ?? null);
   return {
     schema_version: 1,

@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXED_SUM, ForkHarness, parseDoc, WRONG_SUM } from '../../support/fork-harness';
 import { useTempDirs } from '../../support/temp-dir';
@@ -76,5 +77,23 @@ describe('fork select', () => {
     const notComparable = await three.cli(['fork', 'select', doc.fork_id, 'branch-codex-a', '--reason', 'cheapest', '--json']);
     expect(notComparable.code).toBe(1);
     expect(JSON.parse(notComparable.stdout)).toMatchObject({ error: { code: 'SELECTION_REFUSED', details: { reasons: ['runtime_did_not_complete'] } } });
+  });
+
+  it('refuses a damaged selection record instead of reading it as "not selected"', async () => {
+    const h = new ForkHarness(tempDir('citadel-select-'));
+    await h.simulate({ claude: { edits: [{ path: 'src/sum.js', content: FIXED_SUM }] }, codex: { edits: [{ path: 'src/sum.js', content: WRONG_SUM }] } });
+    const forkId = (await h.startJson(['--runtimes', 'claude,codex', '--workflow', h.workflowFile])).doc.fork_id;
+    const selected = await h.cli(['fork', 'select', forkId, 'branch-claude', '--reason', 'passed', '--json']);
+    expect(selected.code, selected.stdout).toBe(0);
+    const replay = await h.cli(['fork', 'replay', forkId]);
+    expect(replay.code, replay.stderr).toBe(0);
+    expect(JSON.parse(replay.stdout)).toMatchObject({ selection: { selected: true, branch_id: 'branch-claude' } });
+
+    writeFileSync(path.join(h.root, 'forks', forkId, 'selection.json'), '{"branch_id":"branch-claude","selected_at":"2026-01-01T00:00:00Z"}');
+    for (const args of [['fork', 'replay', forkId, '--json'], ['fork', 'land', forkId, '--json']]) {
+      const refused = await h.cli(args);
+      expect(refused.code, args.join(' ')).not.toBe(0);
+      expect(JSON.parse(refused.stdout)).toMatchObject({ error: { code: 'FORK_RECORD_INVALID' } });
+    }
   });
 });

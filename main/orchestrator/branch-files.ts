@@ -8,6 +8,8 @@ export function branchFiles(ctx: OrchestratorContext, forkId: string, branchId: 
     dir,
     instruction: path.join(dir, 'instruction.md'),
     status: path.join(dir, 'run.json'),
+    /** STOP's own journal (runtime.stop): STOP never takes the fork lock, so never the fork journal. */
+    stopJournal: path.join(dir, 'stop-journal.jsonl'),
     stdout: path.join(dir, 'stdout.log'),
     stderr: path.join(dir, 'stderr.log'),
     containment: path.join(dir, 'containment.json'),

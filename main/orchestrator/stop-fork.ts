@@ -1,13 +1,9 @@
 import { CitadelError, isCitadelError } from '../../shared/errors';
 import type { ForkRecord } from '../../shared/fork/fork-record';
-import { readStatus } from '../runtimes/process-control/read-status';
-import { stopRun, type StopResult } from '../runtimes/process-control/stop-run';
-import { writeJsonDurably } from '../store/atomic-file';
-import { branchFiles } from './branch-files';
+import type { StopResult } from '../runtimes/process-control/stop-run';
 import type { OrchestratorContext } from './context';
 import { driveFork } from './drive-fork';
-
-const GRACE_MS = 5000;
+import { stopBranchRun } from './stop-branch-run';
 
 export interface StopOutcome {
   readonly stopped: ReadonlyArray<{ branch_id: string } & StopResult>;
@@ -16,8 +12,8 @@ export interface StopOutcome {
 
 /**
  * STOP: an independent control path that needs no fork lock, so it works while another process
- * drives the fork. It ends the runtime's process group; the supervisor records that the process
- * is gone, and collection records the branch outcome (STOPPED_BY_OPERATOR) as a separate fact.
+ * drives the fork. It journals and ends each runtime's process group (stop-branch-run.ts); the
+ * collection records the branch outcome (STOPPED_BY_OPERATOR) as a separate fact.
  */
 export async function stopFork(ctx: OrchestratorContext, forkId: string, branchId?: string): Promise<StopOutcome> {
   const record = await ctx.store.readRecord(forkId);
@@ -30,12 +26,8 @@ export async function stopFork(ctx: OrchestratorContext, forkId: string, branchI
   }
   const stopped = await Promise.all(
     targets.map(async (branch) => {
-      const files = branchFiles(ctx, forkId, branch.branch_id, branch.attempt);
       ctx.events({ type: 'runtime', fork_id: forkId, branch_id: branch.branch_id, phase: 'stop_requested' });
-      const status = await readStatus(files.status);
-      const result = await stopRun(files.status, status, GRACE_MS);
-      await writeJsonDurably(`${files.dir}/stop.json`, { requested_at: ctx.now().toISOString(), ...result }, { mode: 0o600 });
-      return { branch_id: branch.branch_id, ...result };
+      return { branch_id: branch.branch_id, ...(await stopBranchRun(ctx, forkId, branch)) };
     }),
   );
   return { stopped, record: await collectIfFree(ctx, forkId, record) };

@@ -3,9 +3,12 @@ import path from 'node:path';
 // write-file-atomic (npm's own) writes a temp file, fsyncs it and renames it over the target.
 import writeFileAtomic from 'write-file-atomic';
 import { crashPoint } from './crash-points';
+import { assertLockStillHeld } from './held-lock';
 
 /** temp + fsync + rename + directory fsync (decisions D11): a reader sees the old or the new file, never a torn one. */
 export async function writeFileDurably(file: string, data: string | Buffer, options: { mode?: number } = {}): Promise<void> {
+  // A holder that lost its fork lock must not overwrite what the new holder writes.
+  assertLockStillHeld();
   await writeFileAtomic(file, data, {
     fsync: true,
     ...(options.mode === undefined ? {} : { mode: options.mode }),

@@ -2,6 +2,7 @@ import { open, readFile, truncate } from 'node:fs/promises';
 import { z } from 'zod';
 import { CitadelError } from '../../shared/errors';
 import { crashPoint } from './crash-points';
+import { assertLockStillHeld } from './held-lock';
 
 /** Effects that go through the journal (decisions D11), each with whether a retry is safe. */
 export const EFFECTS = {
@@ -50,19 +51,18 @@ export class Journal {
    * any other malformed line means the journal is corrupt and nothing proceeds.
    */
   static async open(file: string, now: () => Date = () => new Date()): Promise<Journal> {
-    const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return '';
-      throw error;
-    });
-    // Every acknowledged record ends with a newline, so whatever follows the last one is torn.
-    const complete = text.split('\n').slice(0, -1);
+    const { text, complete } = await readComplete(file);
     if (!text.endsWith('\n') && text !== '') await truncate(file, Buffer.byteLength(complete.map((l) => `${l}\n`).join('')));
-    const entries = complete.map((line, index) => {
-      const parsed = JournalRecordSchema.safeParse(safeJson(line));
-      if (!parsed.success) throw new CitadelError('FORK_RECORD_INVALID', `journal line ${index + 1} is malformed`, { details: { file } });
-      return parsed.data;
-    });
-    return new Journal(file, entries, now);
+    return new Journal(file, parseRecords(file, complete), now);
+  }
+
+  /**
+   * The acknowledged records, for a reader that does not own the journal (holds none of its locks):
+   * a line still being appended is left alone, and nothing can be appended through this view.
+   */
+  static async read(file: string): Promise<Pick<Journal, 'records' | 'status' | 'resultOf'>> {
+    const { complete } = await readComplete(file);
+    return new Journal(file, parseRecords(file, complete), () => new Date());
   }
 
   records(): readonly JournalRecord[] {
@@ -93,6 +93,7 @@ export class Journal {
   /** Appends are serialized, so concurrent effects (parallel launches) keep one gap-free sequence. */
   private append(record: Omit<JournalRecord, 'seq' | 'at'>): Promise<void> {
     const write = this.appending.then(async () => {
+      assertLockStillHeld();
       const full: JournalRecord = { seq: this.entries.length, at: this.now().toISOString(), ...record };
       const handle = await open(this.file, 'a', 0o600);
       try {
@@ -106,6 +107,23 @@ export class Journal {
     this.appending = write.catch(() => undefined);
     return write;
   }
+}
+
+async function readComplete(file: string): Promise<{ text: string; complete: string[] }> {
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return '';
+    throw error;
+  });
+  // Every acknowledged record ends with a newline, so whatever follows the last one is torn.
+  return { text, complete: text.split('\n').slice(0, -1) };
+}
+
+function parseRecords(file: string, lines: readonly string[]): JournalRecord[] {
+  return lines.map((line, index) => {
+    const parsed = JournalRecordSchema.safeParse(safeJson(line));
+    if (!parsed.success) throw new CitadelError('FORK_RECORD_INVALID', `journal line ${index + 1} is malformed`, { details: { file } });
+    return parsed.data;
+  });
 }
 
 function safeJson(line: string): unknown {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { RunStatus } from '../supervisor/run-status';
 import { isRuntimeAlive, isSupervisorAlive } from './run-liveness';
@@ -20,31 +21,42 @@ export type StopResult = z.infer<typeof StopResultSchema>;
 /**
  * STOP as an independent control path (spec/adapters-and-safety.md). A live supervisor is asked
  * (SIGTERM) so that it records `stopped`; a supervisor that is gone, overruns its grace period or
- * has no readable record is bypassed and the runtime's process group is ended directly.
+ * has no readable record is bypassed: the runtime's process group is ended directly, and a
+ * supervisor that ignored STOP is killed, since a collection would otherwise wait on its record forever.
  */
 export async function stopRun(statusFile: string, status: RunStatus, graceMs: number): Promise<StopResult> {
   // The supervisor writes `exited` only once the runtime's whole group is gone.
   if (status.phase === 'exited') return { process_gone: true, via: 'already_gone' };
-  if (isSupervisorAlive(status) && signal(status.supervisor_pid) && (await supervisorFinished(statusFile, graceMs))) {
+  if (isSupervisorAlive(status) && signal(status.supervisor_pid, 'SIGTERM') && (await supervisorFinished(statusFile, graceMs))) {
     return { process_gone: true, via: 'supervisor' };
   }
-  if (!isRuntimeAlive(status)) return { process_gone: true, via: 'already_gone' };
-  const gone = await terminateProcessGroup(status.runtime_pgid, {
-    graceMs,
-    settleMs: KILL_SETTLE_MS,
-    pollMs: POLL_MS,
-    stillAlive: () => isRuntimeAlive(status),
-  });
-  return { process_gone: gone, via: 'direct' };
+  const runtimeWasAlive = isRuntimeAlive(status);
+  const runtimeGone =
+    !runtimeWasAlive ||
+    (await terminateProcessGroup(status.runtime_pgid, { graceMs, settleMs: KILL_SETTLE_MS, pollMs: POLL_MS, stillAlive: () => isRuntimeAlive(status) }));
+  const supervisorGone = await killSupervisor(status);
+  return { process_gone: runtimeGone && supervisorGone, via: runtimeWasAlive ? 'direct' : 'already_gone' };
 }
 
-function signal(pid: number): boolean {
+function signal(pid: number, name: NodeJS.Signals): boolean {
   try {
-    process.kill(pid, 'SIGTERM');
+    process.kill(pid, name);
     return true;
   } catch {
     return false;
   }
+}
+
+/** SIGKILL for the recorded supervisor (same pid and start time), then wait for it to be gone. */
+async function killSupervisor(status: RunStatus): Promise<boolean> {
+  if (!isSupervisorAlive(status)) return true;
+  signal(status.supervisor_pid, 'SIGKILL');
+  const giveUpAt = performance.now() + KILL_SETTLE_MS;
+  while (isSupervisorAlive(status)) {
+    if (performance.now() >= giveUpAt) return false;
+    await sleep(POLL_MS);
+  }
+  return true;
 }
 
 /** Exited, or lost (supervisor and runtime both gone), within the grace period plus slack. */

@@ -1,0 +1,46 @@
+import type { BranchRecord } from '../../shared/fork/fork-record';
+import { readStatus } from '../runtimes/process-control/read-status';
+import { stopRun, type StopResult } from '../runtimes/process-control/stop-run';
+import { withDirLock } from '../store/fork-lock';
+import { Journal, type EffectStatus } from '../store/journal';
+import { branchFiles } from './branch-files';
+import type { OrchestratorContext } from './context';
+
+const GRACE_MS = 5000;
+// One STOP takes at most about 20 s (two grace periods, the supervisor's slack, the kill settle).
+const STOP_LOCK_WAIT_MS = 40_000;
+
+type Attempt = Pick<BranchRecord, 'branch_id' | 'attempt'>;
+
+/**
+ * STOP of one branch attempt as a journaled effect (runtime.stop, repeatable): the intent is
+ * durable before any signal, the result (whether the process is gone) after. It goes to the
+ * attempt's own stop journal, under the attempt's stop lock, because a process driving the fork
+ * holds the fork lock for the whole run and STOP must not wait for it. The branch outcome is a
+ * separate fact, recorded by the collection.
+ */
+export async function stopBranchRun(ctx: OrchestratorContext, forkId: string, branch: Attempt): Promise<StopResult> {
+  const files = branchFiles(ctx, forkId, branch.branch_id, branch.attempt);
+  const key = stopKey(branch);
+  return withDirLock(
+    files.dir,
+    'stop.lock',
+    'another STOP of this branch is under way',
+    async () => {
+      const journal = await Journal.open(files.stopJournal, ctx.now);
+      await journal.intent('runtime.stop', key, { requested_at: ctx.now().toISOString() });
+      const result = await stopRun(files.status, await readStatus(files.status), GRACE_MS);
+      await journal.result('runtime.stop', key, result.process_gone ? 'done' : 'failed', result);
+      return result;
+    },
+    { waitMs: STOP_LOCK_WAIT_MS },
+  );
+}
+
+/** Whether an operator asked to stop this attempt: `in-doubt` is a STOP cut short (or still under way). */
+export async function stopStatus(ctx: OrchestratorContext, forkId: string, branch: Attempt): Promise<EffectStatus> {
+  const journal = await Journal.read(branchFiles(ctx, forkId, branch.branch_id, branch.attempt).stopJournal);
+  return journal.status('runtime.stop', stopKey(branch));
+}
+
+const stopKey = (branch: Attempt): string => `${branch.branch_id}#${branch.attempt}`;

@@ -1,6 +1,7 @@
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'electron-vite';
 import { resolve } from 'node:path';
+import { NATIVE_EXTERNALS } from './build/bundle-externals.mjs';
 
 /**
  * Mission Control's three bundles, each in its default folder: out/main, out/preload and
@@ -9,8 +10,13 @@ import { resolve } from 'node:path';
  */
 export default defineConfig({
   main: {
-    // Dependencies stay external (electron-vite's default): they ship in the packaged node_modules.
-    build: { rolldownOptions: { input: { main: resolve('main/app/main.ts') } } },
+    build: {
+      // Every dependency is bundled, as in the CLI: the packaged app then needs no node_modules but
+      // the native keychain binding, which electron-builder.yml copies explicitly (its collector
+      // was seen dropping transitive and platform packages). electron and built-ins stay external.
+      externalizeDeps: false,
+      rolldownOptions: { input: { main: resolve('main/app/main.ts') }, external: [...NATIVE_EXTERNALS] },
+    },
   },
   preload: {
     build: {

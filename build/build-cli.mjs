@@ -1,6 +1,7 @@
 // Bundles the CLI into one ESM file that runs under plain Node >= 20 (no Electron).
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
+import { NATIVE_EXTERNALS } from './bundle-externals.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -21,7 +22,7 @@ export async function buildCli() {
     format: 'esm',
     // Dependencies are bundled so the CLI and the supervisor run from an installed app with plain
     // Node; only the keychain binding (a native N-API addon) is loaded from node_modules.
-    external: ['@napi-rs/keyring'],
+    external: [...NATIVE_EXTERNALS],
     // ESM builds first: jsonc-parser's UMD build requires its own files dynamically.
     mainFields: ['module', 'main'],
     sourcemap: true,

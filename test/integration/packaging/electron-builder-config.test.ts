@@ -19,10 +19,13 @@ describe('electron-builder.yml', () => {
     await expect(validate({ ...config, linux: { ...config.linux, targets: ['AppImage'] } as never })).rejects.toThrow(/configuration\.linux/);
   });
 
-  it('packs the three app bundles and the CLI, without source maps', async () => {
+  it('packs the three app bundles and the CLI without source maps, and of node_modules only the keychain binding', async () => {
     const config = await loadConfig();
-    // electron-builder normalizes the list into one file set.
-    expect(config.files).toEqual([{ filter: ['out/main/**', 'out/preload/**', 'out/renderer/**', 'out/cli/**', 'package.json', '!**/*.map'] }]);
+    // electron-builder normalizes the patterns into one file set; the binding is a file set of its own.
+    expect(config.files).toEqual([
+      { filter: ['out/main/**', 'out/preload/**', 'out/renderer/**', 'out/cli/**', 'package.json', '!**/*.map', '!node_modules/**'] },
+      { from: 'node_modules/@napi-rs', to: 'node_modules/@napi-rs', filter: ['keyring/**', 'keyring-*/**'] },
+    ]);
     expect(config.extraMetadata).toEqual({ main: 'out/main/main.js' });
   });
 

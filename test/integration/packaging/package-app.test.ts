@@ -1,16 +1,20 @@
-import { extractFile, listPackage, statFile } from '@electron/asar';
+import { extractAll, extractFile, listPackage, statFile } from '@electron/asar';
 import { FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
 import { execFile } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NATIVE_EXTERNALS } from '../../../build/bundle-externals.mjs';
 import { supervisorScriptPath } from '../../../main/app/supervisor-node';
 import { REPO_ROOT } from '../../support/run-cli';
+import { moduleSpecifiers, packageOf } from './module-specifiers';
 import { FUSE_DISABLED, FUSE_ENABLED, writeStandInElectronDist } from './stand-in-electron';
 
 const run = promisify(execFile);
+const LOAD_PACKAGED_MAIN = fileURLToPath(new URL('./load-packaged-main.mjs', import.meta.url));
 const PACKAGE_VERSION = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 /**
@@ -94,19 +98,48 @@ describe('the packaged app (linux-unpacked)', () => {
     expect([...required]).toEqual(['electron']);
   });
 
-  it('packs every package the main bundle imports', () => {
-    const main = extractFile(asar, 'out/main/main.js').toString('utf8');
-    const specifiers = new Set([...main.matchAll(/^import\s[^'"]*["']([^"'.][^"']*)["'];?$/gm)].map((match) => match[1] ?? ''));
-    const packages = [...specifiers].filter((name) => !name.startsWith('node:') && name !== 'electron');
-    expect(packages.length).toBeGreaterThan(3);
-    for (const specifier of packages) {
-      const parts = specifier.split('/');
-      const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? '');
-      expect(existsSync(path.join(unpacked, 'node_modules', name, 'package.json')), specifier).toBe(true);
+  it('bundles every package into main and the CLI but electron and the keychain binding', () => {
+    const bundles = archived().filter((file) => /^out\/(main|cli)\/.*\.m?js$/.test(file));
+    expect(bundles).toEqual(expect.arrayContaining(['out/main/main.js', 'out/cli/citadel.mjs', 'out/cli/supervisor.mjs']));
+    for (const bundle of bundles) {
+      const { literal, computed } = moduleSpecifiers(extractFile(asar, bundle).toString('utf8'));
+      const allowed = bundle.startsWith('out/main/') ? ['electron', ...NATIVE_EXTERNALS] : NATIVE_EXTERNALS;
+      expect({ bundle, computed, packages: [...literal].filter((specifier) => packageOf(specifier) !== undefined && !allowed.includes(specifier)) }).toEqual({
+        bundle,
+        computed: 0,
+        packages: [],
+      });
+      // Chunks import each other by relative path: each must be in the archive too.
+      for (const relative of [...literal].filter((specifier) => specifier.startsWith('.'))) {
+        expect(archived(), `${bundle} imports ${relative}`).toContain(path.posix.join(path.posix.dirname(bundle), relative));
+      }
     }
   });
 
-  it('unpacks the CLI and its packages, so plain Node runs it from the installed app', async () => {
+  it('ships of node_modules only the keychain binding and its platform package, unpacked', () => {
+    const manifests = archived().filter((file) => file.startsWith('node_modules/') && file.endsWith('/package.json'));
+    const packages = new Set(manifests.map((file) => packageOf(file.slice('node_modules/'.length))));
+    const platform = `@napi-rs/keyring-${process.platform}-${process.arch}`;
+    expect([...packages].sort()).toEqual([...NATIVE_EXTERNALS, expect.stringMatching(new RegExp(`^${platform}(-|$)`))]);
+    const binding = archived().filter((file) => file.startsWith(`node_modules/${platform}`) && file.endsWith('.node'));
+    expect(binding).toHaveLength(1);
+    expect(inArchive(binding[0] ?? ''), 'the binding is unpacked: a .node file cannot load from app.asar').toBe(false);
+    expect(existsSync(path.join(unpacked, binding[0] ?? ''))).toBe(true);
+  });
+
+  it('loads the main bundle with plain Node from the extracted app, every import but electron resolved there', async () => {
+    // Extracting reads unpacked files from app.asar.unpacked, as Electron's asar support does.
+    const app = path.join(output, 'extracted');
+    extractAll(asar, app);
+    const { electronNames } = moduleSpecifiers(readFileSync(path.join(app, 'out', 'main', 'main.js'), 'utf8'));
+    const child = await run(process.execPath, [LOAD_PACKAGED_MAIN, app, [...electronNames].join(','), NATIVE_EXTERNALS.join(',')], { cwd: app, env: {} });
+    const loaded = JSON.parse(child.stdout) as { calls: string[]; natives: Record<string, { resolved: string; keys: string[] }> };
+    // main.ts's top-level code ran to its end: it asked for the single-instance lock and quit.
+    expect(loaded.calls).toEqual(expect.arrayContaining(['app.requestSingleInstanceLock', 'app.quit']));
+    expect(loaded.natives['@napi-rs/keyring']).toMatchObject({ resolved: 'node_modules/@napi-rs/keyring/index.js', keys: expect.arrayContaining(['AsyncEntry']) });
+  });
+
+  it('unpacks the CLI and the keychain binding, so plain Node runs it from the installed app', async () => {
     const cli = await run(process.execPath, [path.join(unpacked, 'out', 'cli', 'citadel.mjs'), '--version'], { env: {} });
     expect(cli.stdout.trim()).toBe(PACKAGE_VERSION);
   });

@@ -1,0 +1,1 @@
+export const NATIVE_EXTERNALS: readonly string[];

@@ -8,7 +8,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/acceptance/**/*.test.ts'], testTimeout: 20_000 },
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/acceptance/**/*.test.ts', 'test/conformance/**/*.test.ts'], testTimeout: 20_000 },
       },
       {
         extends: true,

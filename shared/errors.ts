@@ -59,6 +59,7 @@ export const ERROR_CODES = [
   'WEB_REQUEST_REFUSED',
   'RENDERER_NOT_BUILT',
   'IPC_SENDER_REFUSED',
+  'EXECUTOR_PROFILE_INVALID',
 ] as const;
 
 export const ErrorCodeSchema = z.enum(ERROR_CODES);

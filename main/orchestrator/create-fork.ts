@@ -3,7 +3,7 @@ import { CitadelError } from '../../shared/errors';
 import { branchIdFor } from '../../shared/executors/executor-set-description';
 import { canonicalProfileOrder, executorSetDigest, profileDigest } from '../../shared/executors/executor-digests';
 import { synthesizeLegacyProfiles } from '../../shared/executors/legacy-runtimes';
-import type { ExecutorProfile } from '../../shared/executors/profile-schema';
+import type { RuntimeProfile } from '../../shared/executors/runtime-profile';
 import { DEFAULT_BUDGET, type Budget, type ContractV1, type ContractV2 } from '../../shared/fork/contract';
 import { ForkRecordSchema, type ForkRecord } from '../../shared/fork/fork-record';
 import { gitBranchName } from '../../shared/fork/ids';
@@ -14,8 +14,9 @@ import type { ForkRequest, SignerRecord } from './fork-request';
 import { loadWorkflow } from './load-workflow';
 import { newForkId } from './new-fork-id';
 import { adapterFor } from '../runtimes/registry';
+import { profileFor } from '../runtimes/runtime-adapter';
 
-export type ExecutorInput = { kind: 'runtimes'; list: string } | { kind: 'executors'; profiles: readonly ExecutorProfile[] };
+export type ExecutorInput = { kind: 'runtimes'; list: string } | { kind: 'executors'; profiles: readonly RuntimeProfile[] };
 
 export interface CreateForkInput {
   readonly objective: string;
@@ -127,9 +128,13 @@ function validBudget(seconds: number | undefined): Budget {
   return { ...DEFAULT_BUDGET, max_duration_seconds: seconds };
 }
 
-function resolveProfiles(input: ExecutorInput, ctx: OrchestratorContext): { profiles: ExecutorProfile[]; schemaVersion: 1 | 2 } {
+/** Every profile needs a registered adapter whose own schema accepts it (runtimes are plug-ins). */
+function resolveProfiles(input: ExecutorInput, ctx: OrchestratorContext): { profiles: RuntimeProfile[]; schemaVersion: 1 | 2 } {
   const result = input.kind === 'runtimes' ? synthesizeLegacyProfiles(input.list) : { ok: true as const, value: [...input.profiles] };
   if (!result.ok) throw result.error;
-  for (const profile of result.value) adapterFor(profile.runtime, ctx.adapters);
+  for (const profile of result.value) {
+    const adapter = adapterFor(profile.runtime, ctx.adapters);
+    profileFor(adapter.id, adapter.profileSchema, profile);
+  }
   return { profiles: canonicalProfileOrder(result.value), schemaVersion: input.kind === 'runtimes' ? 1 : 2 };
 }

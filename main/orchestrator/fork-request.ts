@@ -1,15 +1,16 @@
 import { z } from 'zod';
 import { DigestSchema } from '../../shared/digest';
-import { ExecutorProfileSchema } from '../../shared/executors/profile-schema';
+import { RuntimeProfileSchema } from '../../shared/executors/runtime-profile';
 import { IssuerIdSchema } from '../../shared/fork/ids';
 
 /**
  * The exact recorded request (private fork state): what `resume` continues, so it depends on
- * neither the original command line nor any context window.
+ * neither the original command line nor any context window. Profiles use the engine's shape (any
+ * registered runtime); the adapter's own schema checks each one before it is launched.
  */
 export const ForkRequestSchema = z.strictObject({
   repo: z.string(),
-  profiles: z.array(ExecutorProfileSchema).min(2),
+  profiles: z.array(RuntimeProfileSchema).min(2),
 });
 export type ForkRequest = z.infer<typeof ForkRequestSchema>;
 

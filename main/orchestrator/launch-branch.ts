@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { digestOf, sha256Digest } from '../../shared/digest';
 import { isCitadelError } from '../../shared/errors';
-import type { ExecutorProfile } from '../../shared/executors/profile-schema';
+import type { RuntimeProfile } from '../../shared/executors/runtime-profile';
 import type { Contract } from '../../shared/fork/contract';
 import type { BranchRecord } from '../../shared/fork/fork-record';
 import { FailureCodeSchema, type FailureCode } from '../../shared/runtime/telemetry';
@@ -43,7 +43,7 @@ export async function launchBranch(
   journal: Journal,
   forkId: string,
   branch: BranchRecord,
-  profile: ExecutorProfile,
+  profile: RuntimeProfile,
   contract: Contract,
   objective: string,
   worktree: string,

@@ -24,7 +24,8 @@ export async function readinessReport(
   return { runtimes, local_providers };
 }
 
-async function runtimeReadiness(adapter: RuntimeAdapter, parentEnv: Readonly<Record<string, string | undefined>>): Promise<RuntimeReadiness> {
+/** One adapter's readiness: what its executable and credential names look like in this environment. */
+export async function runtimeReadiness(adapter: RuntimeAdapter, parentEnv: Readonly<Record<string, string | undefined>>): Promise<RuntimeReadiness> {
   const { env, presentNames } = childEnvironment(parentEnv, adapter);
   const sources = presentNames.filter((name) => adapter.credentialEnvNames.includes(name));
   const credentials = { configured: sources.length > 0, sources };

@@ -1,5 +1,8 @@
-import type { ExecutorProfile } from '../../shared/executors/profile-schema';
+import type { z } from 'zod';
+import { CitadelError } from '../../shared/errors';
+import type { RuntimeProfile } from '../../shared/executors/runtime-profile';
 import type { ParsedRuntimeOutput } from '../../shared/runtime/telemetry';
+import { zodViolations } from '../../shared/zod-violations';
 
 /** An executable plus literal argument array; spawned with shell: false, prompt on stdin (decisions D5). */
 export interface Invocation {
@@ -38,19 +41,27 @@ export interface RuntimeAdapter {
   readonly envAllowlist: readonly (string | RegExp)[];
   /** Environment names whose presence suggests credentials are configured (names only, never values). */
   readonly credentialEnvNames: readonly string[];
-  /** The exact canonical argv for a validated profile of this runtime. */
-  invocation(profile: ExecutorProfile): Invocation;
+  /** The strict schema of this runtime's profiles: the engine accepts no profile it rejects. */
+  readonly profileSchema: z.ZodType<RuntimeProfile>;
+  /** The exact canonical argv for a profile of this runtime (checked with profileFor). */
+  invocation(profile: RuntimeProfile): Invocation;
   /** Reads only the runtime's declared machine output; unknown stays null. Never throws on bad output. */
   parseOutput(run: FinishedRun): Promise<ParsedRuntimeOutput>;
 }
 
-/** Narrows a profile to the adapter's runtime; a mismatch is a registration bug, so it throws. */
-export function profileFor<R extends ExecutorProfile['runtime']>(
-  runtime: R,
-  profile: ExecutorProfile,
-): Extract<ExecutorProfile, { runtime: R }> {
+/**
+ * A profile as the adapter's own strict schema reads it. Another runtime's profile is a
+ * registration bug, so it throws a TypeError; a profile the schema rejects is EXECUTOR_PROFILE_INVALID.
+ */
+export function profileFor<P>(runtime: string, schema: z.ZodType<P>, profile: RuntimeProfile): P {
   if (profile.runtime !== runtime) {
     throw new TypeError(`adapter "${runtime}" was given a "${profile.runtime}" profile`);
   }
-  return profile as Extract<ExecutorProfile, { runtime: R }>;
+  const parsed = schema.safeParse(profile);
+  if (!parsed.success) {
+    throw new CitadelError('EXECUTOR_PROFILE_INVALID', `profile "${profile.profile_id}" is not a valid ${runtime} profile`, {
+      violations: zodViolations(parsed.error.issues, [], profile),
+    });
+  }
+  return parsed.data;
 }

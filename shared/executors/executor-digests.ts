@@ -1,5 +1,5 @@
 import { digestOf, type Digest } from '../digest';
-import type { ExecutorProfile } from './profile-schema';
+import type { RuntimeProfile } from './runtime-profile';
 
 /** Profiles ordered by profile_id (UTF-16 code units): the canonical branch and digest order. */
 export function canonicalProfileOrder<P extends { profile_id: string }>(profiles: readonly P[]): P[] {
@@ -7,11 +7,11 @@ export function canonicalProfileOrder<P extends { profile_id: string }>(profiles
 }
 
 /** Digest of the five-field profile exactly as declared: defaults are not filled in (decisions D3). */
-export function profileDigest(profile: ExecutorProfile): Digest {
+export function profileDigest(profile: RuntimeProfile): Digest {
   return digestOf(profile);
 }
 
 /** Digest of the JSON array of profile digests ordered by profile_id (decisions D3). */
-export function executorSetDigest(profiles: readonly ExecutorProfile[]): Digest {
+export function executorSetDigest(profiles: readonly RuntimeProfile[]): Digest {
   return digestOf(canonicalProfileOrder(profiles).map(profileDigest));
 }

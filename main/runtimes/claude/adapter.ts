@@ -1,3 +1,4 @@
+import { ClaudeProfileSchema } from '../../../shared/executors/profile-schema';
 import { profileFor, type RuntimeAdapter } from '../runtime-adapter';
 import { claudeInvocation } from './invocation';
 import { parseClaudeResult } from './parse-result';
@@ -8,6 +9,7 @@ export const claudeAdapter: RuntimeAdapter = {
   vendorPackage: { name: '@anthropic-ai/claude-code', bin: 'claude' },
   envAllowlist: ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'CLAUDE_CONFIG_DIR', /^CLAUDE_CODE_/],
   credentialEnvNames: ['ANTHROPIC_API_KEY', 'CLAUDE_CODE_OAUTH_TOKEN'],
-  invocation: (profile) => claudeInvocation(profileFor('claude', profile)),
+  profileSchema: ClaudeProfileSchema,
+  invocation: (profile) => claudeInvocation(profileFor('claude', ClaudeProfileSchema, profile)),
   parseOutput: (run) => Promise.resolve(parseClaudeResult(run)),
 };

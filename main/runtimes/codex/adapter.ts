@@ -1,3 +1,4 @@
+import { CodexProfileSchema } from '../../../shared/executors/profile-schema';
 import { profileFor, type RuntimeAdapter } from '../runtime-adapter';
 import { codexInvocation } from './invocation';
 import { parseCodexOutput } from './parse-output';
@@ -8,6 +9,7 @@ export const codexAdapter: RuntimeAdapter = {
   vendorPackage: { name: '@openai/codex', bin: 'codex' },
   envAllowlist: ['CODEX_HOME', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'CODEX_OSS_BASE_URL', 'CODEX_OSS_PORT'],
   credentialEnvNames: ['OPENAI_API_KEY'],
-  invocation: (profile) => codexInvocation(profileFor('codex', profile)),
+  profileSchema: CodexProfileSchema,
+  invocation: (profile) => codexInvocation(profileFor('codex', CodexProfileSchema, profile)),
   parseOutput: (run) => parseCodexOutput(run),
 };

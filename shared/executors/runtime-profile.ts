@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { RuntimeLabelSchema } from '../fork/fork-record';
+import { LocalProviderSchema, ModelIdSchema, ProfileIdSchema } from './profile-schema';
+
+/**
+ * A profile as the engine stores, digests and launches it: the five executor-profile fields with
+ * any runtime label. The engine accepts a profile only when an adapter is registered for its
+ * runtime, and that adapter's own strict profile schema checks the rest (RuntimeAdapter.profileSchema).
+ * Executor files never use this shape: they stay exactly `claude | codex` (profile-schema.ts).
+ */
+export const RuntimeProfileSchema = z.strictObject({
+  profile_id: ProfileIdSchema,
+  runtime: RuntimeLabelSchema,
+  model: ModelIdSchema.nullable(),
+  local_provider: LocalProviderSchema.nullable(),
+  adapter_options: z.record(z.string(), z.unknown()),
+});
+export type RuntimeProfile = z.infer<typeof RuntimeProfileSchema>;

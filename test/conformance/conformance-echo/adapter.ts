@@ -1,0 +1,34 @@
+import { profileFor, type Invocation, type RuntimeAdapter } from '../../../main/runtimes/runtime-adapter';
+import { ECHO_RUNTIME_ID, EchoProfileSchema, type EchoProfile } from './profile-schema';
+import { parseEchoOutput } from './parse-output';
+
+/**
+ * A third runtime that exists only in tests. It is registered by injecting it into
+ * OrchestratorContext.adapters, which proves a runtime plugs in without an engine edit.
+ */
+export const conformanceEchoAdapter: RuntimeAdapter = {
+  id: ECHO_RUNTIME_ID,
+  executable: 'conformance-echo',
+  vendorPackage: { name: 'conformance-echo', bin: 'conformance-echo' },
+  envAllowlist: ['CONFORMANCE_ECHO_TOKEN'],
+  credentialEnvNames: ['CONFORMANCE_ECHO_TOKEN'],
+  profileSchema: EchoProfileSchema,
+  invocation: (profile) => echoInvocation(profileFor(ECHO_RUNTIME_ID, EchoProfileSchema, profile)),
+  parseOutput: (run) => Promise.resolve(parseEchoOutput(run)),
+};
+
+/** `conformance-echo run --format jsonl --verbosity <v> [--model <m>] -`: the prompt on stdin, like the real runtimes. */
+function echoInvocation(profile: EchoProfile): Invocation {
+  return {
+    executable: 'conformance-echo',
+    args: [
+      'run',
+      '--format',
+      'jsonl',
+      '--verbosity',
+      profile.adapter_options.verbosity ?? 'quiet',
+      ...(profile.model === null ? [] : ['--model', profile.model]),
+      '-',
+    ],
+  };
+}

@@ -27,7 +27,11 @@ import type { OrchestratorContext } from './context';
 import { readLaunchFacts } from './launch-branch';
 import { readJsonIfValid } from '../store/read-json-if-valid';
 
-export type RunEnd = { kind: 'exited'; status: ExitedStatus } | { kind: 'not_started'; failure: FailureCode };
+export type RunEnd =
+  | { kind: 'exited'; status: ExitedStatus }
+  | { kind: 'not_started'; failure: FailureCode }
+  /** STOP ended a run whose supervisor left no exited record (it was gone, hung, or killed by STOP). */
+  | { kind: 'stopped_unrecorded'; started_at: string };
 
 export interface CollectInput {
   readonly fork: ForkRecord;
@@ -69,12 +73,13 @@ export async function collectBranch(ctx: OrchestratorContext, journal: Journal, 
   await journal.intent('receipt.collect', key);
 
   const launch = await readLaunchFacts(files.dir);
-  const violations = end.kind === 'exited' ? await containmentCheck(files, input) : [];
+  const ran = end.kind !== 'not_started';
+  const violations = ran ? await containmentCheck(files, input) : [];
   crashPoint('receipt.collect:after-containment');
   const parsed = end.kind === 'exited' && violations.length === 0 ? await parseRun(ctx, input, files, end.status) : null;
 
   const runtimeFailure = failureOf(end, violations, parsed);
-  const result = violations.length === 0 && end.kind === 'exited' ? await resultCommit(files, input.worktree, fork, branch) : null;
+  const result = violations.length === 0 && ran ? await resultCommit(files, input.worktree, fork, branch) : null;
   crashPoint('receipt.collect:after-commit');
   const diff = result ? await diffSummary(input.worktree, fork.base_revision, result.commit) : null;
   const verifier = await verify(ctx, input, files, runtimeFailure === null ? result : null);
@@ -100,14 +105,14 @@ export async function collectBranch(ctx: OrchestratorContext, journal: Journal, 
     instruction_digest: launch?.instruction_digest ?? digestOf(null),
     env_names: launch?.env_names ?? [],
     instruction_files: await collectInstructionFiles(input.worktree),
-    started_at: exited?.started_at ?? null,
+    started_at: exited?.started_at ?? (end.kind === 'stopped_unrecorded' ? end.started_at : null),
     ended_at: exited?.ended_at ?? null,
     duration_ms: exited?.duration_ms ?? null,
     exit: {
       code: exited?.exit_code ?? null,
       signal: exited?.signal ?? null,
       timed_out: exited?.timed_out ?? false,
-      stopped: exited?.stopped ?? false,
+      stopped: exited?.stopped ?? end.kind === 'stopped_unrecorded',
     },
     base_revision: fork.base_revision,
     result_commit: result?.commit ?? null,
@@ -174,7 +179,7 @@ async function parseRun(ctx: OrchestratorContext, input: CollectInput, files: Br
 function failureOf(end: RunEnd, violations: readonly ContainmentViolation[], parsed: ParsedRuntimeOutput | null): FailureCode | null {
   if (end.kind === 'not_started') return end.failure;
   if (violations.length > 0) return 'WORKTREE_CONTAINMENT_VIOLATION';
-  if (end.status.stopped) return 'STOPPED_BY_OPERATOR';
+  if (end.kind === 'stopped_unrecorded' || end.status.stopped) return 'STOPPED_BY_OPERATOR';
   if (end.status.timed_out) return 'BUDGET_EXCEEDED';
   if (end.status.spawn_error !== null) return 'RUNTIME_NOT_FOUND';
   return parsed?.failure_code ?? null;

@@ -22,6 +22,7 @@ import { expectResultCommit, scopeToFork } from './expected-containment';
 import { ForkRequestSchema, SignerRecordSchema, type ForkRequest } from './fork-request';
 import { launchBranch } from './launch-branch';
 import { commitTransition, type BranchChange } from './record-transitions';
+import { stopBranchRun, stopStatus } from './stop-branch-run';
 
 /** `all`: wait for every branch to end; `exited-only`: collect what has ended, leave the rest; `none`: launch and return. */
 export type DriveMode = 'all' | 'exited-only' | 'none';
@@ -187,6 +188,8 @@ class ForkDriver {
       return this.transition({ [branch.branch_id]: { state: data.status, failure_code: data.failure_code } });
     }
     const statusFile = branchFiles(this.ctx, this.record.fork_id, branch.branch_id, branch.attempt).status;
+    // A STOP cut short (journaled intent, no result) is finished first: the operator's request stands.
+    if ((await stopStatus(this.ctx, this.record.fork_id, branch)) === 'in-doubt') await stopBranchRun(this.ctx, this.record.fork_id, branch);
     if (mode === 'exited-only') {
       const status = await readStatus(statusFile).catch(() => null);
       if (status?.phase === 'running' && (isSupervisorAlive(status) || isRuntimeAlive(status))) return;
@@ -194,6 +197,11 @@ class ForkDriver {
     const end = await waitForExit(statusFile, { pollMs: POLL_MS });
     this.ctx.events({ type: 'runtime', fork_id: this.record.fork_id, branch_id: branch.branch_id, phase: end.phase === 'lost' ? 'lost' : 'exited' });
     if (end.phase === 'lost') {
+      // Read after the run is over: a STOP journals its intent before it signals anything.
+      if ((await stopStatus(this.ctx, this.record.fork_id, branch)) !== 'not-started') {
+        const running = await readStatus(statusFile);
+        return this.collectAndRecord(branch, { kind: 'stopped_unrecorded', started_at: running.started_at });
+      }
       // Supervisor and runtime vanished without a record: the outcome is unknown and is never guessed or relaunched.
       return this.transition({ [branch.branch_id]: { state: 'blocked', blocked_reason: 'process_lost', failure_code: 'RUNTIME_OUTCOME_UNKNOWN' } });
     }
@@ -205,7 +213,7 @@ class ForkDriver {
       // A typed refusal (lost key, unreadable evidence) would otherwise leave the branch running
       // forever; blocked, it waits for `fork resolve` like any outcome Citadel cannot establish.
       if (!(error instanceof CitadelError)) throw error;
-      await this.transition({ [branch.branch_id]: { state: 'blocked', blocked_reason: 'collect_failed', failure_code: 'RUNTIME_OUTCOME_UNKNOWN' } });
+      await this.transition({ [branch.branch_id]: { state: 'blocked', blocked_reason: 'collect_failed', blocked_code: error.code, failure_code: 'RUNTIME_OUTCOME_UNKNOWN' } });
     });
     this.collecting = work.catch(() => undefined);
     await work;

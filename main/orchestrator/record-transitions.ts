@@ -1,4 +1,4 @@
-import { CitadelError } from '../../shared/errors';
+import { CitadelError, type ErrorCode } from '../../shared/errors';
 import { executionState } from '../../shared/fork/fork-state';
 import type { BlockedReason, BranchRecord, BranchState, ForkRecord, ForkState } from '../../shared/fork/fork-record';
 import type { FailureCode } from '../../shared/runtime/telemetry';
@@ -8,6 +8,8 @@ export interface BranchChange {
   readonly state: BranchState;
   readonly failure_code?: FailureCode | null;
   readonly blocked_reason?: BlockedReason | null;
+  /** Only with `blocked`: the typed error behind it. */
+  readonly blocked_code?: ErrorCode;
   readonly attempt?: number;
 }
 
@@ -25,8 +27,12 @@ export async function commitTransition(
   const branches = record.branches.map((branch): BranchRecord => {
     const change = changes[branch.branch_id];
     if (!change) return branch;
+    // Kept only while the branch stays blocked; absent otherwise, so older records stay byte-identical.
+    const { blocked_code: previousCode, ...rest } = branch;
+    const blockedCode = change.state === 'blocked' ? (change.blocked_code ?? previousCode) : undefined;
     return {
-      ...branch,
+      ...rest,
+      ...(blockedCode === undefined ? {} : { blocked_code: blockedCode }),
       state: change.state,
       failure_code: change.failure_code === undefined ? branch.failure_code : change.failure_code,
       blocked_reason: change.blocked_reason === undefined ? (change.state === 'blocked' ? branch.blocked_reason : null) : change.blocked_reason,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DigestSchema } from '../digest';
+import { ErrorCodeSchema } from '../errors';
 import { FailureCodeSchema } from '../runtime/telemetry';
 import { BranchIdSchema, CommitShaSchema, ForkIdSchema, gitBranchName, IsoTimeSchema } from './ids';
 
@@ -32,6 +33,8 @@ export const BranchRecordSchema = z.strictObject({
   state: BranchStateSchema,
   failure_code: FailureCodeSchema.nullable(),
   blocked_reason: BlockedReasonSchema.nullable(),
+  /** The typed error behind `collect_failed`, so the operator can see why; absent otherwise (and in older records). */
+  blocked_code: ErrorCodeSchema.optional(),
   history: z.array(StateChangeSchema),
 });
 export type BranchRecord = z.infer<typeof BranchRecordSchema>;
@@ -77,6 +80,7 @@ export const ForkStatusSchema = z.strictObject({
       state: BranchStateSchema,
       failure_code: FailureCodeSchema.nullable(),
       blocked_reason: BlockedReasonSchema.nullable(),
+      blocked_code: ErrorCodeSchema.nullable(),
       attempt: z.number().int(),
     }),
   ),

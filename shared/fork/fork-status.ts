@@ -19,6 +19,7 @@ export function forkStatusOf(record: ForkRecord): ForkStatus {
       state: b.state,
       failure_code: b.failure_code,
       blocked_reason: b.blocked_reason,
+      blocked_code: b.blocked_code ?? null,
       attempt: b.attempt,
     })),
   };

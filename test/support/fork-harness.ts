@@ -118,7 +118,7 @@ export interface ForkStatusDoc {
   state: string;
   revision: number;
   executor_set_digest: string | null;
-  branches: { branch_id: string; runtime: string; state: string; failure_code: string | null; blocked_reason: string | null; attempt: number }[];
+  branches: { branch_id: string; runtime: string; state: string; failure_code: string | null; blocked_reason: string | null; blocked_code: string | null; attempt: number }[];
   error?: { code: string; message: string };
 }
 

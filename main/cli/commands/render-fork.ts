@@ -11,7 +11,7 @@ export function renderForkStatus(status: ForkStatus): string {
     ...(status.executor_set_digest ? [`  executors ${status.executor_set_digest}`] : []),
     ...status.branches.map(
       (b) =>
-        `  ${b.branch_id.padEnd(28)} ${b.runtime.padEnd(7)} ${b.state.padEnd(8)}${b.failure_code ? ` ${b.failure_code}` : ''}${b.blocked_reason ? ` (${b.blocked_reason})` : ''}${b.attempt > 1 ? ` attempt ${b.attempt}` : ''}`,
+        `  ${b.branch_id.padEnd(28)} ${b.runtime.padEnd(7)} ${b.state.padEnd(8)}${b.failure_code ? ` ${b.failure_code}` : ''}${b.blocked_reason ? ` (${b.blocked_reason}${b.blocked_code ? `: ${b.blocked_code}` : ''})` : ''}${b.attempt > 1 ? ` attempt ${b.attempt}` : ''}`,
     ),
   ];
   return `${lines.join('\n')}\n`;
@@ -35,6 +35,8 @@ export function describeEvent(event: ForkEvent): string {
       return `${event.branch_id}: ${event.phase.replaceAll('_', ' ')}\n`;
     case 'verifier_step':
       return `${event.branch_id}: verifier ${event.step} ${event.status}\n`;
+    case 'drive_failed':
+      return `fork ${event.fork_id}: the drive stopped (${event.code}: ${event.message}); citadel fork resume continues it\n`;
   }
 }
 

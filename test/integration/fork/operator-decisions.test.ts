@@ -68,4 +68,19 @@ describe('lost runs and operator decisions', () => {
     const both = await h.cli(['fork', 'resolve', 'fork-00000000000000000000000000', 'branch-claude', '--json']);
     expect(both.code).toBe(2);
   });
+
+  it('a collection refused with a typed error blocks the branch and records that error', async () => {
+    const h = new ForkHarness(tempDir('citadel-decide-'));
+    await h.simulate({ claude: { edits: [{ path: 'src/sum.js', content: FIXED_SUM }], delay_ms: 1500 }, codex: { edits: [{ path: 'src/sum.js', content: FIXED_SUM }], delay_ms: 1500 } });
+    const { run, doc } = await h.startJson(['--runtimes', 'claude,codex', '--workflow', h.workflowFile, '--detach']);
+    expect(run.code, run.stderr).toBe(0);
+    // Collected under another key store: a fresh key that is not the one the fork was created with.
+    const resumed = parseDoc(await h.cli(['fork', 'resume', doc.fork_id, '--json'], { CITADEL_KEYSTORE: 'file' }));
+    expect(branch(resumed, 'branch-claude')).toMatchObject({ state: 'blocked', blocked_reason: 'collect_failed', blocked_code: 'SIGNING_KEY_MISMATCH' });
+    const status = await h.cli(['fork', 'status', doc.fork_id]);
+    expect(status.stdout).toContain('collect_failed: SIGNING_KEY_MISMATCH');
+    // Deciding clears it: the code explains the block, not the branch's later life.
+    const resolved = parseDoc(await h.cli(['fork', 'resolve', doc.fork_id, 'branch-claude', '--mark-failed', '--json']));
+    expect(branch(resolved, 'branch-claude')).toMatchObject({ state: 'failed', blocked_reason: null, blocked_code: null });
+  });
 });

@@ -1,10 +1,10 @@
 import type { OrchestratorContext } from '../orchestrator/context';
-import { driveFork } from '../orchestrator/drive-fork';
 import { describeError } from './describe-error';
+import { driveFailedEvent } from './drive-failure';
 
 export interface BackgroundDrives {
-  /** Drives the fork until every branch has ended; the caller does not wait for it. */
-  start(forkId: string): void;
+  /** Runs `drive` (an orchestrator call that moves the fork on) without the caller waiting for it. */
+  start(forkId: string, drive: () => Promise<unknown>): void;
   /** Forks whose drive is still going. */
   running(): readonly string[];
   /** Resolves once every drive started so far has ended. */
@@ -12,24 +12,29 @@ export interface BackgroundDrives {
 }
 
 /**
- * After `startFork` returns (every branch launched), the engine keeps waiting for the runtimes and
- * collects their evidence here, streaming events as it goes. A drive that fails is reported to the
- * log: its fork stays as recorded, and `citadel fork resume` continues it.
+ * After `startFork`, `resumeFork` or a retry returns (every branch launched), the engine keeps
+ * waiting for the runtimes and collects their evidence here, streaming events as it goes. A drive
+ * that fails leaves its fork as recorded: it is reported to the log in full and to every shell as a
+ * typed `drive_failed` event, and `citadel fork resume` continues it.
  */
 export function createBackgroundDrives(ctx: OrchestratorContext, log: (line: string) => void): BackgroundDrives {
-  const drives = new Map<string, Promise<void>>();
+  // Keyed by the run itself: a fork may be driven again (a retry) while an earlier run ends.
+  const drives = new Map<Promise<void>, string>();
   return {
-    start(forkId) {
-      const drive = driveFork(ctx, forkId, 'all').then(
+    start(forkId, drive) {
+      const run = drive().then(
         () => undefined,
-        (error: unknown) => log(`fork ${forkId}: collecting its branches stopped: ${describeError(error)}; citadel fork resume ${forkId} continues it`),
+        (error: unknown) => {
+          log(`fork ${forkId}: collecting its branches stopped: ${describeError(error)}; citadel fork resume ${forkId} continues it`);
+          ctx.events(driveFailedEvent(forkId, error));
+        },
       );
-      drives.set(forkId, drive);
-      void drive.finally(() => drives.delete(forkId));
+      drives.set(run, forkId);
+      void run.finally(() => drives.delete(run));
     },
-    running: () => [...drives.keys()],
+    running: () => [...new Set(drives.values())],
     async drained() {
-      while (drives.size > 0) await Promise.all(drives.values());
+      while (drives.size > 0) await Promise.all(drives.keys());
     },
   };
 }

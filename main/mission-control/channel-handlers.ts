@@ -6,6 +6,7 @@ import { ProofReportSchema, ReplaySchema } from '../../shared/publish/replay';
 import { describeExecutorSet } from '../executors/describe-executor-set';
 import { land } from '../landing/land';
 import { landingChecks } from '../landing/landing-checks';
+import { cleanFork } from '../orchestrator/clean-fork';
 import { compareFork } from '../orchestrator/compare-fork';
 import type { OrchestratorContext } from '../orchestrator/context';
 import { createFork } from '../orchestrator/create-fork';
@@ -13,6 +14,9 @@ import { driveFork } from '../orchestrator/drive-fork';
 import { landingInputFor } from '../orchestrator/land-fork';
 import { listForks } from '../orchestrator/list-forks';
 import { readinessReport } from '../orchestrator/readiness';
+import { resolveBranch } from '../orchestrator/resolve-branch';
+import { resumability } from '../orchestrator/resumability';
+import { resumeFork } from '../orchestrator/resume-fork';
 import { selectBranch } from '../orchestrator/select-branch';
 import { stopFork } from '../orchestrator/stop-fork';
 import { buildProof } from '../publish/build-proof';
@@ -32,6 +36,14 @@ export type ChannelHandlers = { readonly [C in ChannelName]: (request: ChannelRe
  * channel's response. No rule of the engine is decided here.
  */
 export function channelHandlers(ctx: OrchestratorContext, drives: BackgroundDrives): ChannelHandlers {
+  /** Returns once every pending branch is launched; `rest` then runs on in the background, streaming events. */
+  const launchThen = async (forkId: string, rest: () => Promise<unknown>) => {
+    const launched = await driveFork(ctx, forkId, 'none');
+    drives.start(forkId, rest);
+    return forkStatusOf(launched);
+  };
+  const collect = (forkId: string) => () => driveFork(ctx, forkId, 'all');
+
   return {
     listForks: async ({ state }) => ({ forks: (await listForks(ctx)).filter((fork) => state === null || fork.state === state) }),
     forkStatus: async ({ fork_id }) => forkStatusOf(await ctx.store.readRecord(fork_id)),
@@ -47,12 +59,20 @@ export function channelHandlers(ctx: OrchestratorContext, drives: BackgroundDriv
         workflowFile: request.workflow_file ?? undefined,
         budgetSeconds: request.budget_seconds ?? undefined,
       });
-      // Returns once every branch is launched; the rest of the run streams as events.
-      const launched = await driveFork(ctx, created.record.fork_id, 'none');
-      drives.start(created.record.fork_id);
-      return forkStatusOf(launched);
+      return launchThen(created.record.fork_id, collect(created.record.fork_id));
     },
     stopBranch: async ({ fork_id, branch_id }) => forkStatusOf((await stopFork(ctx, fork_id, branch_id ?? undefined)).record),
+    resumability: ({ fork_id }) => resumability(ctx, fork_id),
+    resumeFork: ({ fork_id }) => launchThen(fork_id, () => resumeFork(ctx, fork_id)),
+    resolveBranch: async ({ fork_id, branch_id, resolution }) => {
+      const resolved = await resolveBranch(ctx, fork_id, branch_id, resolution);
+      // As `citadel fork resolve --retry`: the fresh attempt runs now.
+      return resolution === 'retry' ? launchThen(fork_id, collect(fork_id)) : forkStatusOf(resolved);
+    },
+    cleanFork: async ({ fork_id }) => {
+      const { branches } = await cleanFork(ctx, fork_id);
+      return { fork_id, branches: [...branches] };
+    },
     branchDetail: ({ fork_id, branch_id }) => branchDetail(ctx, fork_id, branch_id),
     compareFork: async ({ fork_id }) => {
       const { outcome, recommended_branch_id, reasons, branches } = await compareFork(ctx, fork_id);

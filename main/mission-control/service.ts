@@ -61,10 +61,15 @@ export function createMissionControlService(ctx: OrchestratorContext, options: M
   const unknownChannel = (channel: string) =>
     errorReply(new CitadelError('IPC_REQUEST_INVALID', `there is no channel named ${JSON.stringify(channel.slice(0, 64))}`, { details: { channel: channel.slice(0, 64) } }), log);
 
+  // Typed callers can still be handed a bad name at run time (a cast, a stale preload, a URL path).
+  function handle<C extends ChannelName>(channel: C, payload: unknown): Promise<Reply<C>>;
+  function handle(channel: string, payload: unknown): Promise<Reply<ChannelName>>;
+  function handle(channel: string, payload: unknown): Promise<Reply<ChannelName>> {
+    return isChannelName(channel) ? call(channel, payload) : Promise.resolve(unknownChannel(channel));
+  }
+
   return {
-    // Typed callers can still be handed a bad name at run time (a cast, a stale preload).
-    handle: (channel, payload) => (isChannelName(channel) ? call(channel, payload) : Promise.resolve(unknownChannel(channel))),
-    handleUntrusted: (channel, payload) => (isChannelName(channel) ? call(channel, payload) : Promise.resolve(unknownChannel(channel))),
+    handle,
     subscribe: (listener: (event: ForkEvent) => void) => hub.subscribe(listener),
     runningForks: () => drives.running(),
     drained: () => drives.drained(),

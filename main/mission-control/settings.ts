@@ -8,21 +8,23 @@ const FINGERPRINT_HEX = 16;
 
 /**
  * Where this Mission Control reads and signs: the fork root, the issuer, and the key store's
- * readiness. The fingerprint is of the issuer's signing key, the one every new fork binds; like
- * the first fork would, reading it creates that key when the issuer has none yet.
+ * readiness. The fingerprint is of the issuer's signing key, the one every new fork binds. Reading
+ * settings has no side effect: an issuer without a key is `not_created`, and the key is created
+ * where the CLI creates it, by the first fork that signs.
  */
 export async function settingsOf(ctx: OrchestratorContext): Promise<z.infer<typeof SettingsSchema>> {
   const base = { fork_root: ctx.root.dir, issuer_id: ctx.issuerId, key_store: ctx.keys.store.kind };
+  const unreadable = (code: string, message: string) =>
+    ({ ...base, signing_key: 'unreadable', public_key_fingerprint: null, key_store_ready: false, key_store_problem: `${code}: ${message}` }) as const;
   const status = await ctx.keys.status();
-  if (!status.ready) {
-    return { ...base, public_key_fingerprint: null, key_store_ready: false, key_store_problem: `${status.error.code}: ${status.error.message}` };
-  }
+  if (!status.ready) return unreadable(status.error.code, status.error.message);
   try {
-    const key = await ctx.keys.loadOrCreateSigningKey(ctx.issuerId);
+    const key = await ctx.keys.loadSigningKey(ctx.issuerId);
+    if (key === null) return { ...base, signing_key: 'not_created', public_key_fingerprint: null, key_store_ready: true, key_store_problem: null };
     const fingerprint = key.publicKeyDigest.slice('sha256:'.length, 'sha256:'.length + FINGERPRINT_HEX);
-    return { ...base, public_key_fingerprint: fingerprint, key_store_ready: true, key_store_problem: null };
+    return { ...base, signing_key: 'present', public_key_fingerprint: fingerprint, key_store_ready: true, key_store_problem: null };
   } catch (error) {
     if (!isCitadelError(error)) throw error;
-    return { ...base, public_key_fingerprint: null, key_store_ready: false, key_store_problem: `${error.code}: ${error.message}` };
+    return unreadable(error.code, error.message);
   }
 }

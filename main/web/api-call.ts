@@ -30,7 +30,7 @@ export async function handleApiCall(service: MissionControlService, channel: str
     sendJson(res, 400, { ok: false, error: new CitadelError('IPC_REQUEST_INVALID', 'the request body is not JSON', { details: { channel } }).toData() });
     return;
   }
-  sendJson(res, 200, await service.handleUntrusted(channel, payload));
+  sendJson(res, 200, await service.handle(channel, payload));
 }
 
 function isJsonContentType(header: string | undefined): boolean {

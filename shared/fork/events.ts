@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ErrorCodeSchema } from '../errors';
 import { FailureCodeSchema } from '../runtime/telemetry';
 import { BranchStateSchema, ForkStateSchema } from './fork-record';
 
@@ -25,6 +26,9 @@ export const ForkEventSchema = z.discriminatedUnion('type', [
     step: z.enum(['git_diff_check', 'workflow_verifier', 'protected_paths']),
     status: z.enum(['passed', 'failed', 'not_run']),
   }),
+  // A drive a shell started in the background (start, resume, retry) stopped with an error. The
+  // message is safe to show anywhere: it never carries a local path or a secret-like value.
+  z.strictObject({ type: z.literal('drive_failed'), fork_id: z.string(), code: ErrorCodeSchema, message: z.string().max(2000) }),
 ]);
 export type ForkEvent = z.infer<typeof ForkEventSchema>;
 export type ForkEventSink = (event: ForkEvent) => void;

@@ -8,6 +8,7 @@ import { BranchIdSchema, ForkIdSchema } from '../fork/ids';
 import { ForkStateSchema, ForkStatusSchema } from '../fork/fork-record';
 import { LandingCheckSchema, SelectionRecordSchema } from '../fork/landing';
 import { ModelProofSchema } from '../fork/model-proof';
+import { ResumabilitySchema } from '../fork/resumability';
 import { DiffSummarySchema, VerifierEvidenceSchema } from '../fork/receipts';
 import { ProofProjectionSchema } from '../publish/replay';
 import { ReadinessReportSchema } from '../runtime/readiness';
@@ -63,10 +64,21 @@ export type BranchDetail = z.infer<typeof BranchDetailSchema>;
 export const SettingsSchema = z.strictObject({
   fork_root: z.string(),
   issuer_id: z.string(),
+  /**
+   * The issuer's signing key as read (never created) here: `present` with its fingerprint;
+   * `not_created` until the first fork creates it; `unreadable` when the store or the key failed.
+   */
+  signing_key: z.enum(['present', 'not_created', 'unreadable']),
   public_key_fingerprint: z.string().nullable(),
   key_store: z.enum(['os-keychain', 'file']),
   key_store_ready: z.boolean(),
   key_store_problem: z.string().nullable(),
+});
+
+/** `citadel fork clean`: what was removed per branch; the evidence is never touched. */
+export const CleanOutcomeSchema = z.strictObject({
+  fork_id: ForkIdSchema,
+  branches: z.array(z.strictObject({ branch_id: BranchIdSchema, worktree_removed: z.boolean(), branch_deleted: z.boolean() })),
 });
 
 export const OpenedArtifactSchema = z.strictObject({
@@ -83,6 +95,15 @@ export const IPC_CHANNELS = {
   previewFork: { request: StartForkRequestSchema, response: z.strictObject({ schema_version: z.union([z.literal(1), z.literal(2)]), executors: ExecutorSetDescriptionSchema }) },
   startFork: { request: StartForkRequestSchema, response: ForkStatusSchema },
   stopBranch: { request: z.strictObject({ fork_id: ForkIdSchema, branch_id: BranchIdSchema.nullable() }), response: ForkStatusSchema },
+  resumability: { request: Fork, response: ResumabilitySchema },
+  /** Continues the recorded request (launches what is pending); the rest streams as events. */
+  resumeFork: { request: Fork, response: ForkStatusSchema },
+  /** The operator's decision for a blocked branch; `retry` launches the fresh attempt at once, as the CLI does. */
+  resolveBranch: {
+    request: z.strictObject({ fork_id: ForkIdSchema, branch_id: BranchIdSchema, resolution: z.enum(['mark-failed', 'retry']) }),
+    response: ForkStatusSchema,
+  },
+  cleanFork: { request: Fork, response: CleanOutcomeSchema },
   branchDetail: { request: z.strictObject({ fork_id: ForkIdSchema, branch_id: BranchIdSchema }), response: BranchDetailSchema },
   compareFork: { request: Fork, response: ComparisonSchema },
   selectBranch: {

@@ -8,6 +8,7 @@ import { FORK_ID, forkStatus } from './support/fixtures';
 const opened: FakeSource[] = [];
 class FakeSource {
   onmessage: ((message: MessageEvent<unknown>) => void) | null = null;
+  onopen: (() => void) | null = null;
   closed = false;
   constructor(readonly url: URL) {
     opened.push(this);
@@ -123,4 +124,23 @@ describe('web transport', () => {
     stopB();
     expect(source.closed).toBe(true);
   });
+
+  it('tells each subscriber when the stream connects and reconnects, so state read before can be read again', () => {
+    opened.length = 0;
+    const client = createClient(webTransport('http://127.0.0.1:4100', 'tok', vi.fn(), NoEvents));
+    const opens = { a: 0, b: 0 };
+    const stopA = client.onEvent(() => undefined, () => (opens.a += 1));
+    client.onEvent(() => undefined, () => (opens.b += 1));
+    client.onEvent(() => undefined);
+    const [source] = opened;
+    if (source === undefined) throw new Error('no source');
+    expect(opens).toEqual({ a: 0, b: 0 });
+    source.onopen?.();
+    expect(opens).toEqual({ a: 1, b: 1 });
+    stopA();
+    // EventSource reconnects by itself after a drop; events in the gap were missed.
+    source.onopen?.();
+    expect(opens).toEqual({ a: 1, b: 2 });
+  });
 });
+

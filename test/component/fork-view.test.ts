@@ -9,8 +9,8 @@ import { digest, FORK_ID, forkStatus, telemetry } from './support/fixtures';
 const running = forkStatus({
   state: 'running',
   branches: [
-    { branch_id: 'branch-claude', profile_id: 'claude', runtime: 'claude', state: 'running', failure_code: null, blocked_reason: null, attempt: 1 },
-    { branch_id: 'branch-codex', profile_id: 'codex', runtime: 'codex', state: 'failed', failure_code: 'RUNTIME_NOT_FOUND', blocked_reason: null, attempt: 1 },
+    { branch_id: 'branch-claude', profile_id: 'claude', runtime: 'claude', state: 'running', failure_code: null, blocked_reason: null, blocked_code: null, attempt: 1 },
+    { branch_id: 'branch-codex', profile_id: 'codex', runtime: 'codex', state: 'failed', failure_code: 'RUNTIME_NOT_FOUND', blocked_reason: null, blocked_code: null, attempt: 1 },
   ],
 });
 
@@ -119,4 +119,38 @@ describe('fork view', () => {
     await fireEvent.click(within(await panel('branch-claude')).getByRole('button', { name: 'Stop branch-claude' }));
     expect(calls.filter((c) => c.channel === 'stopBranch')).toEqual([{ channel: 'stopBranch', request: { fork_id: FORK_ID, branch_id: 'branch-claude' } }]);
   });
+
+  it('misses no event sent between its first status read and its subscription', async () => {
+    const passed = forkStatus({ state: 'running', branches: running.branches.map((b) => (b.branch_id === 'branch-claude' ? { ...b, state: 'passed' as const } : b)) });
+    let reads = 0;
+    const { client, emit } = fakeClient({
+      forkStatus: () => {
+        reads += 1;
+        // The fork moves on right after the first read was served, before any later event.
+        if (reads === 1) emit({ type: 'branch_state', fork_id: FORK_ID, branch_id: 'branch-claude', state: 'passed', failure_code: null });
+        return { ok: true, value: reads === 1 ? running : passed };
+      },
+      branchDetail: (request) => ({ ok: true, value: detail(request.branch_id) }),
+    });
+    render(ForkView, { props: { client, forkId: FORK_ID } });
+    const claude = await panel('branch-claude');
+    await waitFor(() => expect(within(claude).getByRole('button', { name: 'Stop branch-claude' })).toBeDisabled());
+    expect(within(claude).getByText('passed', { selector: '.badge' })).toBeInTheDocument();
+  });
+
+  it('shows a background drive that failed as an error, and its fork timeline entry', async () => {
+    const { client, emit } = setup();
+    render(ForkView, { props: { client, forkId: FORK_ID } });
+    await panel('branch-claude');
+    expect(screen.queryByText('Collecting the branches stopped')).toBeNull();
+    emit({ type: 'drive_failed', fork_id: 'fork-01jq7m3x9r2v5k8d4f6h0n1p2t', code: 'FORK_LOCKED', message: 'another fork' });
+    emit({ type: 'drive_failed', fork_id: FORK_ID, code: 'SIGNING_KEY_MISMATCH', message: 'the signing key of alice is not the one this fork was created with' });
+    const alert = (await screen.findByRole('heading', { name: 'Collecting the branches stopped' })).closest('[role="alert"]');
+    if (!(alert instanceof HTMLElement)) throw new Error('the drive failure is not an alert');
+    expect(alert).toHaveTextContent('SIGNING_KEY_MISMATCH');
+    expect(alert).toHaveTextContent('the signing key of alice is not the one this fork was created with');
+    expect(alert).not.toHaveTextContent('another fork');
+    expect(within(screen.getByRole('log', { name: 'Live events of the fork' })).getByText('drive stopped · SIGNING_KEY_MISMATCH')).toBeInTheDocument();
+  });
 });
+

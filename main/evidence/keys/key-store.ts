@@ -34,6 +34,8 @@ export interface KeyStore {
   readonly store: KeyStoreDescription;
   /** The issuer's key, created on first use. A stored key that cannot be read is an error, never replaced. */
   loadOrCreateSigningKey(issuerId: string): Promise<SigningKey>;
+  /** The issuer's key if it has one; never creates it (for displays, which must have no side effect). */
+  loadSigningKey(issuerId: string): Promise<SigningKey | null>;
   status(): Promise<KeyStoreStatus>;
 }
 
@@ -62,16 +64,23 @@ export function openKeyStore(options: KeyStoreOptions): KeyStore {
     });
   }
   const store = backend.description;
+  const signingKey = (id: string, text: string): SigningKey => {
+    const privateKey = privateKeyFromText(text, { issuerId: id, store: store.kind });
+    const publicKey = createPublicKey(privateKey);
+    const publicKeyRaw = rawPublicKey(publicKey);
+    return { issuerId: id, privateKey, publicKey, publicKeyRaw, publicKeyDigest: publicKeyDigest(publicKeyRaw), store };
+  };
 
   return {
     store,
     async loadOrCreateSigningKey(issuerId) {
       const id = parseIssuerId(issuerId);
-      const text = (await backend.read(id)) ?? (await backend.create(id, privateKeyToText(generateSigningKey())));
-      const privateKey = privateKeyFromText(text, { issuerId: id, store: store.kind });
-      const publicKey = createPublicKey(privateKey);
-      const publicKeyRaw = rawPublicKey(publicKey);
-      return { issuerId: id, privateKey, publicKey, publicKeyRaw, publicKeyDigest: publicKeyDigest(publicKeyRaw), store };
+      return signingKey(id, (await backend.read(id)) ?? (await backend.create(id, privateKeyToText(generateSigningKey()))));
+    },
+    async loadSigningKey(issuerId) {
+      const id = parseIssuerId(issuerId);
+      const text = await backend.read(id);
+      return text === null ? null : signingKey(id, text);
     },
     async status() {
       try {

@@ -18,7 +18,11 @@ import { API_CALL_PREFIX, API_EVENTS_PATH, TOKEN_HEADER, TOKEN_QUERY } from '../
  */
 export interface Transport {
   call(channel: ChannelName, request: unknown): Promise<unknown>;
-  subscribe(listener: (raw: unknown) => void): () => void;
+  /**
+   * `onOpen` runs whenever a stream that connects asynchronously (the web host's) has connected or
+   * reconnected: events sent before it were missed, so state read before it may be stale.
+   */
+  subscribe(listener: (raw: unknown) => void, onOpen?: () => void): () => void;
   /** The Electron-only app channels this shell offers (native dialogs); none under the web host. */
   readonly appChannels: ReadonlySet<AppChannelName>;
   callApp(channel: AppChannelName, request: unknown): Promise<unknown>;
@@ -27,8 +31,11 @@ export interface Transport {
 /** The one typed client over the IPC contract that every view uses. */
 export interface Client {
   call<C extends ChannelName>(channel: C, request: ChannelRequest<C>): Promise<Reply<C>>;
-  /** Only events that parse with the contract's event schema reach a listener. */
-  onEvent(listener: (event: ForkEvent) => void): () => void;
+  /**
+   * Only events that parse with the contract's event schema reach a listener. Subscribe before
+   * reading the state the events update, and read it again in `onOpen` (see Transport.subscribe).
+   */
+  onEvent(listener: (event: ForkEvent) => void, onOpen?: () => void): () => void;
   /** An Electron-only app channel, or null when this shell lacks it and the caller must fall back. */
   app<C extends AppChannelName>(channel: C): ((request: AppChannelRequest<C>) => Promise<AppReply<C>>) | null;
 }
@@ -47,11 +54,11 @@ export function createClient(transport: Transport): Client {
       // The schema is the channel's reply schema, so a value that parses is exactly Reply<C>.
       return parsedReply(channel, cached(channel, () => replySchema(channel)), () => transport.call(channel, request)) as Promise<Reply<C>>;
     },
-    onEvent(listener) {
+    onEvent(listener, onOpen) {
       return transport.subscribe((raw) => {
         const parsed = IpcEventSchema.safeParse(raw);
         if (parsed.success) listener(parsed.data);
-      });
+      }, onOpen);
     },
     app<C extends AppChannelName>(channel: C) {
       if (!transport.appChannels.has(channel)) return null;
@@ -89,6 +96,7 @@ export function bridgeTransport(bridge: CitadelBridge & Partial<CitadelAppBridge
   return {
     call: invoke,
     callApp: invoke,
+    // The IPC subscription is live as soon as it returns, so there is never an `onOpen` to report.
     subscribe: (listener) => bridge.onEvent((event) => listener(event)),
     appChannels: new Set(APP_CHANNEL_NAMES.filter((name) => typeof bridge[name] === 'function')),
   };
@@ -96,7 +104,8 @@ export function bridgeTransport(bridge: CitadelBridge & Partial<CitadelAppBridge
 
 /** The loopback web host (shared/ipc/web-protocol.ts): token from the page URL, one shared event stream. */
 export function webTransport(origin: string, token: string | null, fetchFn: typeof fetch, EventSourceCtor: typeof EventSource): Transport {
-  const listeners = new Set<(raw: unknown) => void>();
+  // Each subscription's `onOpen`; every one is told when the shared stream (re)connects.
+  const listeners = new Map<(raw: unknown) => void, (() => void) | undefined>();
   let source: EventSource | null = null;
   return {
     async call(channel, request) {
@@ -114,12 +123,18 @@ export function webTransport(origin: string, token: string | null, fetchFn: type
         throw new Error(`the web host answered HTTP ${response.status} without a JSON reply`);
       }
     },
-    subscribe(listener) {
-      listeners.add(listener);
+    subscribe(listener, onOpen) {
+      // A wrapper per subscription: the same function subscribed twice has two handles.
+      const entry = (raw: unknown) => listener(raw);
+      listeners.set(entry, onOpen);
       if (source === null && token !== null) {
         const url = new URL(API_EVENTS_PATH, origin);
         url.searchParams.set(TOKEN_QUERY, token);
         source = new EventSourceCtor(url);
+        // EventSource reconnects on its own after a drop; each (re)connection is an `open`.
+        source.onopen = () => {
+          for (const opened of [...listeners.values()]) opened?.();
+        };
         source.onmessage = (message: MessageEvent<unknown>) => {
           if (typeof message.data !== 'string') return;
           let raw: unknown;
@@ -128,11 +143,11 @@ export function webTransport(origin: string, token: string | null, fetchFn: type
           } catch {
             return;
           }
-          for (const each of listeners) each(raw);
+          for (const each of [...listeners.keys()]) each(raw);
         };
       }
       return () => {
-        listeners.delete(listener);
+        listeners.delete(entry);
         if (listeners.size === 0 && source !== null) {
           source.close();
           source = null;

@@ -21,9 +21,9 @@ const FAILURES = {
 } as const satisfies Record<FailureCode, string>;
 
 const BLOCKED = {
-  launch_in_doubt: 'Citadel cannot tell whether the runtime was launched. An operator must decide (citadel fork resolve) before anything is retried.',
-  process_lost: 'The runtime process was lost before its result was collected. An operator must decide (citadel fork resolve).',
-  collect_failed: "The branch's result could not be collected. An operator must decide (citadel fork resolve).",
+  launch_in_doubt: 'Citadel cannot tell whether the runtime was launched. An operator must decide (Mark failed or Retry; citadel fork resolve) before anything is retried.',
+  process_lost: 'The runtime process was lost before its result was collected. An operator must decide (Mark failed or Retry; citadel fork resolve).',
+  collect_failed: "The branch's result could not be collected. An operator must decide (Mark failed or Retry; citadel fork resolve).",
 } as const satisfies Record<BlockedReason, string>;
 
 const LANDING_CHECKS = {

@@ -25,7 +25,7 @@ export class ForkTimeline {
   record(event: ForkEvent, at: Date = new Date()): boolean {
     if (event.fork_id !== this.forkId) return false;
     const entry: TimelineEntry = { id: this.#next++, at, ...describe(event) };
-    if (event.type === 'fork_state') this.fork = [...this.fork, entry].slice(-LIMIT);
+    if (event.type === 'fork_state' || event.type === 'drive_failed') this.fork = [...this.fork, entry].slice(-LIMIT);
     else this.branches[event.branch_id] = [...(this.branches[event.branch_id] ?? []), entry].slice(-LIMIT);
     return true;
   }
@@ -41,6 +41,8 @@ function describe(event: ForkEvent): Pick<TimelineEntry, 'text' | 'tone'> {
       return { text: `runtime ${event.phase.replaceAll('_', ' ')}`, tone: event.phase === 'lost' ? 'bad' : 'neutral' };
     case 'verifier_step':
       return { text: `verifier ${event.step.replaceAll('_', ' ')}: ${event.status.replaceAll('_', ' ')}`, tone: toneOf(event.status) };
+    case 'drive_failed':
+      return { text: `drive stopped · ${event.code}`, tone: 'bad' };
   }
 }
 

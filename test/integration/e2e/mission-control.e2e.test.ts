@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect as see } from '@playwright/test';
@@ -226,6 +226,22 @@ describe('Mission Control in real Chromium over the loopback web host', () => {
     const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: forkId }) });
     await see(row).toContainText('landed', STEP);
     await shoot(page, 'forks');
+
+    // 7. Back on the fork: nothing to resume; clean it up with the keyboard, past its confirmation.
+    await row.getByRole('link', { name: forkId }).click();
+    const operations = page.getByRole('region', { name: 'Continue and clean up' });
+    await see(operations).toContainText('there is nothing to resume', RUN);
+    await see(operations.getByRole('button', { name: 'Resume' })).toHaveCount(0);
+    await operations.getByRole('button', { name: 'Clean…' }).click();
+    const confirmClean = operations.getByRole('group', { name: "Remove this fork's worktrees and git branches?" });
+    await see(confirmClean.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    expect(readdirSync(path.join(h.root, 'worktrees', forkId)).sort()).toEqual(['branch-claude', 'branch-codex']);
+    await page.keyboard.press('Shift+Tab');
+    await see(confirmClean.getByRole('button', { name: 'Confirm clean' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await see(operations.getByRole('list', { name: 'Clean result' })).toContainText('branch-codex: worktree removed, branch deleted', RUN);
+    expect(readdirSync(path.join(h.root, 'worktrees', forkId))).toEqual([]);
+    await shootAt(page, operations, 'fork-cleaned');
 
     // One page load for the whole flow: every update above arrived without a reload.
     expect(loads).toBe(1);

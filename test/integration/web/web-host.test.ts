@@ -50,8 +50,7 @@ async function serve(options: { heartbeatMs?: number } = {}): Promise<Served> {
   const hub = createEventHub(() => undefined);
   let count = 0;
   const service: MissionControlService = {
-    handle: (channel, payload) => real.handle(channel, payload),
-    handleUntrusted: (channel, payload) => real.handleUntrusted(channel, payload),
+    handle: real.handle,
     subscribe: (listener) => {
       count += 1;
       const unsubscribe = hub.subscribe(listener);

@@ -46,12 +46,13 @@ export function senderEvent(contents: { id: number }, url: string, parent: unkno
 export function fakeService(answer: (channel: ChannelName, payload: unknown) => Promise<Reply<ChannelName>>) {
   const calls: { channel: ChannelName; payload: unknown }[] = [];
   const listeners = new Set<(event: ForkEvent) => void>();
+  // The IPC layer only ever passes contract names (it registers one handler per channel).
+  const handle = (channel: string, payload: unknown): Promise<never> => {
+    calls.push({ channel: channel as ChannelName, payload });
+    return answer(channel as ChannelName, payload) as Promise<never>;
+  };
   const service: MissionControlService = {
-    handle: (channel, payload) => {
-      calls.push({ channel, payload });
-      return answer(channel, payload) as never;
-    },
-    handleUntrusted: () => Promise.reject(new Error('the IPC layer never calls handleUntrusted')),
+    handle,
     subscribe: (listener) => {
       listeners.add(listener);
       return () => void listeners.delete(listener);

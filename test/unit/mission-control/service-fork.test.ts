@@ -133,6 +133,11 @@ describe('a real fork through the Mission Control service', () => {
     );
     const codexEnded = eventsUntil(service, (event) => event.type === 'branch_state' && event.branch_id === 'branch-codex' && event.state !== 'running');
     expect(service.runningForks()).toEqual([started.fork_id]);
+    // The background drive holds the fork: nothing for an operator to resume while it runs.
+    await expect.poll(async () => value(await service.handle('resumability', { fork_id: started.fork_id })), { timeout: 10_000 }).toEqual({
+      resumable: false,
+      reason: 'in_progress',
+    });
     const stopped = value(await service.handle('stopBranch', { fork_id: started.fork_id, branch_id: 'branch-codex' }));
     expect(stopped.fork_id).toBe(started.fork_id);
     const events = await codexEnded;
@@ -143,6 +148,7 @@ describe('a real fork through the Mission Control service', () => {
       failure_code: 'STOPPED_BY_OPERATOR',
     });
     expect(await service.handle('stopBranch', { fork_id: started.fork_id, branch_id: 'branch-codex' })).toMatchObject({ ok: false, error: { code: 'FORK_STATE_CONFLICT' } });
+    expect(value(await service.handle('resumability', { fork_id: started.fork_id }))).toEqual({ resumable: false, reason: 'nothing_to_resume' });
     expect(logs).toEqual([]);
   });
 });

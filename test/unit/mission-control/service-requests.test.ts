@@ -21,6 +21,10 @@ const VALID: Record<ChannelName, Record<string, unknown>> = {
   previewFork: START,
   startFork: START,
   stopBranch: { fork_id: FORK_ID, branch_id: null },
+  resumability: { fork_id: FORK_ID },
+  resumeFork: { fork_id: FORK_ID },
+  resolveBranch: { fork_id: FORK_ID, branch_id: 'branch-claude', resolution: 'mark-failed' },
+  cleanFork: { fork_id: FORK_ID },
   branchDetail: { fork_id: FORK_ID, branch_id: 'branch-claude' },
   compareFork: { fork_id: FORK_ID },
   selectBranch: { fork_id: FORK_ID, branch_id: 'branch-claude', reason: 'it passed', actor: 'alice' },
@@ -50,6 +54,15 @@ const SPECIFIC: Partial<Record<ChannelName, Record<string, unknown>[]>> = {
     { ...START, executors: { kind: 'executors', profiles: [{ ...CODEX, adapter_options: { sandbox: 'danger-full-access' } }, CLAUDE] } },
   ],
   stopBranch: [{ fork_id: FORK_ID }, { fork_id: FORK_ID, branch_id: 'branch-../x' }],
+  resumability: [{ fork_id: 'fork-../x' }],
+  resumeFork: [{ fork_id: FORK_ID, detach: true }, { fork_id: null }],
+  resolveBranch: [
+    { fork_id: FORK_ID, branch_id: 'branch-claude', resolution: 'MARK-FAILED' },
+    { fork_id: FORK_ID, branch_id: 'branch-claude', resolution: ['retry'] },
+    { fork_id: FORK_ID, branch_id: 'branch-claude' },
+    { fork_id: FORK_ID, branch_id: '../branch-claude', resolution: 'retry' },
+  ],
+  cleanFork: [{ fork_id: `${FORK_ID}/..` }, { fork_id: FORK_ID, force: true }],
   branchDetail: [{ fork_id: FORK_ID, branch_id: 'BRANCH-claude' }],
   selectBranch: [
     { ...VALID.selectBranch, reason: '' },
@@ -88,8 +101,7 @@ describe('the Mission Control service refuses what its contract refuses', () => 
   it('refuses unknown channels, inherited property names included', async () => {
     const { service } = await serviceOver(new ForkHarness(tempDir('citadel-mc-')));
     for (const channel of ['nope', '__proto__', 'toString', 'constructor', 'hasOwnProperty', '']) {
-      expect(await service.handleUntrusted(channel, {}), channel).toMatchObject({ ok: false, error: { code: 'IPC_REQUEST_INVALID' } });
-      expect(await service.handle(channel as ChannelName, {}), channel).toMatchObject({ ok: false, error: { code: 'IPC_REQUEST_INVALID' } });
+      expect(await service.handle(channel, {}), channel).toMatchObject({ ok: false, error: { code: 'IPC_REQUEST_INVALID' } });
     }
   });
 
@@ -119,9 +131,12 @@ describe('the Mission Control service refuses what its contract refuses', () => 
     expect(validated.ok && validated.value.executor_set_digest).toEqual(preview.ok && preview.value.executors.executor_set_digest);
     expect(await service.handle('listForks', { state: null })).toEqual({ ok: true, value: { forks: [] } });
 
+    // No fork has signed yet, so the issuer has no key, and reading settings does not create one.
     const settings = await service.handle('settings', {});
-    expect(settings).toMatchObject({ ok: true, value: { issuer_id: h.issuer, key_store: 'file', key_store_ready: true, key_store_problem: null } });
-    expect(settings.ok && settings.value.public_key_fingerprint).toMatch(/^[0-9a-f]{16}$/);
+    expect(settings).toMatchObject({
+      ok: true,
+      value: { issuer_id: h.issuer, key_store: 'file', key_store_ready: true, key_store_problem: null, signing_key: 'not_created', public_key_fingerprint: null },
+    });
   });
 });
 

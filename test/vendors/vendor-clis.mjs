@@ -1,0 +1,41 @@
+// The real vendor CLIs the vendor suite runs against: pinned versions, installed outside the
+// repository (never project dependencies), shared by the installer and the tests.
+import { execFileSync } from 'node:child_process';
+import { homedir } from 'node:os';
+import path from 'node:path';
+
+/** @type {readonly import('./vendor-clis.d.mts').VendorCli[]} */
+export const VENDOR_CLIS = [
+  { id: 'claude', packageName: '@anthropic-ai/claude-code', version: '2.1.328', bin: 'claude', folder: 'claude-code-2.1.328' },
+  { id: 'codex', packageName: '@openai/codex', version: '0.169.0', bin: 'codex', folder: 'codex-0.169.0' },
+];
+
+/** `$CITADEL_VENDOR_CACHE`, else `${XDG_CACHE_HOME:-$HOME/.cache}/citadel-vendors`. */
+export function vendorCacheDir(env = process.env) {
+  if (env.CITADEL_VENDOR_CACHE) return path.resolve(env.CITADEL_VENDOR_CACHE);
+  return path.join(env.XDG_CACHE_HOME || path.join(homedir(), '.cache'), 'citadel-vendors');
+}
+
+/** The npm prefix one CLI is installed into. */
+export function vendorPrefix(cli, env = process.env) {
+  return path.join(vendorCacheDir(env), cli.folder);
+}
+
+/** The folder holding the CLI's executable (npm's `.bin`), to put first on PATH. */
+export function vendorBinDir(cli, env = process.env) {
+  return path.join(vendorPrefix(cli, env), 'node_modules', '.bin');
+}
+
+/** What `<bin> --version` printed (trimmed), or null when it could not run. */
+export function installedVersionOutput(cli, env = process.env) {
+  try {
+    return execFileSync(path.join(vendorBinDir(cli, env), cli.bin), ['--version'], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  } catch {
+    return null;
+  }
+}
+
+/** `2.1.328 (Claude Code)` and `codex-cli 0.169.0` both name the version as one whitespace-separated word. */
+export function isExpectedVersion(cli, output) {
+  return output !== null && output.split(/\s+/).includes(cli.version);
+}

@@ -24,7 +24,8 @@ export function parseClaudeResult(run: FinishedRun): ParsedRuntimeOutput {
     return unread(run.exitCode === 0 ? 'RUNTIME_OUTPUT_UNPARSABLE' : 'RUNTIME_EXITED_NONZERO', warnings);
   }
   const result = readResultObject(text);
-  if (result === null) return unread('RUNTIME_OUTPUT_UNPARSABLE', warnings);
+  // A run killed mid-print did not finish: that, not its cut output, is the outcome.
+  if (result === null) return unread(run.signal === null ? 'RUNTIME_OUTPUT_UNPARSABLE' : 'RUNTIME_EXITED_NONZERO', warnings);
 
   const failure = result.is_error ? errorFailureCode(result) : run.exitCode === 0 ? null : 'RUNTIME_EXITED_NONZERO';
   const model = observedModel(result.modelUsage);

@@ -134,7 +134,7 @@ export const claudeCase: ConformanceCase = {
       {
         name: 'SIGKILL while printing the a_text result',
         run: () => recordedRun('claude', 'a_text', { stdout: cutMidJson(recordedRun('claude', 'a_text').stdout), exitCode: null, signal: 'SIGKILL' }),
-        expected: { succeeded: false, failure_code: 'RUNTIME_OUTPUT_UNPARSABLE', telemetry: UNKNOWN_TELEMETRY, session_ref: null, warnings: [] },
+        expected: { succeeded: false, failure_code: 'RUNTIME_EXITED_NONZERO', telemetry: UNKNOWN_TELEMETRY, session_ref: null, warnings: [] },
       },
     ],
     missing_telemetry: [

@@ -160,6 +160,17 @@ export const codexCase: ConformanceCase = {
     ],
     cancelled: [
       {
+        name: 'SIGKILL in the middle of the fourth a_text line',
+        run: () => recordedRun('codex', 'a_text', { stdout: `${lines('a_text').slice(0, 3).join('\n')}\n${lines('a_text')[3]!.slice(0, 20)}`, exitCode: null, signal: 'SIGKILL' }),
+        expected: {
+          succeeded: false,
+          failure_code: 'RUNTIME_EXITED_NONZERO',
+          telemetry: UNKNOWN_TELEMETRY,
+          session_ref: RECORDED.a_text.thread,
+          warnings: [...RECORDED_NOISE, 'tokens_missing', 'rollout_not_found'],
+        },
+      },
+      {
         name: 'SIGTERM during the a_text turn: three complete lines printed',
         run: () => recordedRun('codex', 'a_text', { stdout: `${lines('a_text').slice(0, 3).join('\n')}\n`, exitCode: null, signal: 'SIGTERM' }),
         expected: {

@@ -33,6 +33,8 @@ export function parseEchoOutput(run: FinishedRun): ParsedRuntimeOutput {
 }
 
 function failureOf(run: FinishedRun, result: Record<string, unknown> | null, unreadable: boolean): FailureCode | null {
+  // Killed: the run did not finish, whatever it printed (the conformance rule for cancelled runs).
+  if (run.signal !== null) return 'RUNTIME_EXITED_NONZERO';
   if (unreadable) return 'RUNTIME_OUTPUT_UNPARSABLE';
   if (result?.ok === false) return typeof result.error === 'string' && Object.hasOwn(FAILURES, result.error) ? FAILURES[result.error]! : 'RUNTIME_API_ERROR';
   if (run.exitCode !== 0) return 'RUNTIME_EXITED_NONZERO';

@@ -158,11 +158,12 @@ describe('Claude result parser on derived transcripts', () => {
     }
   });
 
-  it('reports a cancelled run (SIGTERM) by what it left: nothing, or a partial object', () => {
+  it('reports a cancelled run (SIGTERM) as not finished, whether it left nothing, a partial object or a whole one', () => {
     const { stdout } = recordedRun('claude', 'a_text');
     const killed = { exitCode: null, signal: 'SIGTERM' };
     expect(parse('claude', 'a_text', { ...killed, stdout: '' }).failure_code).toBe('RUNTIME_EXITED_NONZERO');
-    expect(parse('claude', 'a_text', { ...killed, stdout: stdout.slice(0, 300) }).failure_code).toBe('RUNTIME_OUTPUT_UNPARSABLE');
+    expect(parse('claude', 'a_text', { ...killed, stdout: stdout.slice(0, 300) }).failure_code).toBe('RUNTIME_EXITED_NONZERO');
+    expect(parse('claude', 'a_text', { stdout: stdout.slice(0, 300) }).failure_code).toBe('RUNTIME_OUTPUT_UNPARSABLE');
     expect(parse('claude', 'a_text', { ...killed }).failure_code).toBe('RUNTIME_EXITED_NONZERO');
   });
 

@@ -36,11 +36,21 @@ export type ChannelHandlers = { readonly [C in ChannelName]: (request: ChannelRe
  * channel's response. No rule of the engine is decided here.
  */
 export function channelHandlers(ctx: OrchestratorContext, drives: BackgroundDrives): ChannelHandlers {
-  /** Returns once every pending branch is launched; `rest` then runs on in the background, streaming events. */
+  /**
+   * Returns once every pending branch is launched; `rest` then runs on in the background, streaming
+   * events. The request before it (a fork created, a retry decided) is already recorded, so a launch
+   * that fails is reported like any background drive failure (`drive_failed`; resume continues it)
+   * and the reply is the fork as recorded, not a refusal of what was done.
+   */
   const launchThen = async (forkId: string, rest: () => Promise<unknown>) => {
-    const launched = await driveFork(ctx, forkId, 'none');
-    drives.start(forkId, rest);
-    return forkStatusOf(launched);
+    try {
+      const launched = await driveFork(ctx, forkId, 'none');
+      drives.start(forkId, rest);
+      return forkStatusOf(launched);
+    } catch (error) {
+      drives.start(forkId, () => Promise.reject(error));
+      return forkStatusOf(await ctx.store.readRecord(forkId));
+    }
   };
   const collect = (forkId: string) => () => driveFork(ctx, forkId, 'all');
 
@@ -62,7 +72,8 @@ export function channelHandlers(ctx: OrchestratorContext, drives: BackgroundDriv
       return launchThen(created.record.fork_id, collect(created.record.fork_id));
     },
     stopBranch: async ({ fork_id, branch_id }) => forkStatusOf((await stopFork(ctx, fork_id, branch_id ?? undefined)).record),
-    resumability: ({ fork_id }) => resumability(ctx, fork_id),
+    // A drive this host runs holds the lock only between its steps: it is in progress all along.
+    resumability: async ({ fork_id }) => (drives.running().includes(fork_id) ? { resumable: false, reason: 'in_progress' } : resumability(ctx, fork_id)),
     resumeFork: ({ fork_id }) => launchThen(fork_id, () => resumeFork(ctx, fork_id)),
     resolveBranch: async ({ fork_id, branch_id, resolution }) => {
       const resolved = await resolveBranch(ctx, fork_id, branch_id, resolution);

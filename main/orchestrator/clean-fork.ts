@@ -22,6 +22,12 @@ export async function cleanFork(ctx: OrchestratorContext, forkId: string): Promi
     if (running.length > 0) {
       throw new CitadelError('FORK_STATE_CONFLICT', `stop the running branches first: ${running.join(', ')}`, { details: { running } });
     }
+    // A pending branch's worktree is journaled as created: removing it would make `resume` launch
+    // into a missing folder.
+    const pending = record.branches.filter((b) => b.state === 'pending').map((b) => b.branch_id);
+    if (pending.length > 0) {
+      throw new CitadelError('FORK_STATE_CONFLICT', `resume the fork first, so its pending branches run: ${pending.join(', ')}`, { details: { pending } });
+    }
     const { repo } = await ctx.store.readJson(forkId, 'request', ForkRequestSchema);
     const journal = await ctx.store.openJournal(forkId);
     await journal.intent('fork.clean', forkId);

@@ -22,7 +22,7 @@ import { expectResultCommit, scopeToFork } from './expected-containment';
 import { ForkRequestSchema, SignerRecordSchema, type ForkRequest } from './fork-request';
 import { launchBranch } from './launch-branch';
 import { commitTransition, type BranchChange } from './record-transitions';
-import { stopBranchRun, stopStatus } from './stop-branch-run';
+import { stopBranchRun, stopEndedRun, stopStatus } from './stop-branch-run';
 
 /** `all`: wait for every branch to end; `exited-only`: collect what has ended, leave the rest; `none`: launch and return. */
 export type DriveMode = 'all' | 'exited-only' | 'none';
@@ -197,8 +197,9 @@ class ForkDriver {
     const end = await waitForExit(statusFile, { pollMs: POLL_MS });
     this.ctx.events({ type: 'runtime', fork_id: this.record.fork_id, branch_id: branch.branch_id, phase: end.phase === 'lost' ? 'lost' : 'exited' });
     if (end.phase === 'lost') {
-      // Read after the run is over: a STOP journals its intent before it signals anything.
-      if ((await stopStatus(this.ctx, this.record.fork_id, branch)) !== 'not-started') {
+      // Read after the run is over: only a STOP that is known to have ended a live run explains the
+      // missing exit record; one that found the run already gone leaves its outcome unknown.
+      if (await stopEndedRun(this.ctx, this.record.fork_id, branch)) {
         const running = await readStatus(statusFile);
         return this.collectAndRecord(branch, { kind: 'stopped_unrecorded', started_at: running.started_at });
       }
@@ -212,7 +213,8 @@ class ForkDriver {
     const work = this.collecting.then(() => this.collectOnce(branch, end)).catch(async (error: unknown) => {
       // A typed refusal (lost key, unreadable evidence) would otherwise leave the branch running
       // forever; blocked, it waits for `fork resolve` like any outcome Citadel cannot establish.
-      if (!(error instanceof CitadelError)) throw error;
+      // A lost lock is transient: the collection stays in doubt for `resume`, not for an operator.
+      if (!(error instanceof CitadelError) || error.code === 'FORK_LOCKED') throw error;
       await this.transition({ [branch.branch_id]: { state: 'blocked', blocked_reason: 'collect_failed', blocked_code: error.code, failure_code: 'RUNTIME_OUTCOME_UNKNOWN' } });
     });
     this.collecting = work.catch(() => undefined);

@@ -43,4 +43,15 @@ export async function stopStatus(ctx: OrchestratorContext, forkId: string, branc
   return journal.status('runtime.stop', stopKey(branch));
 }
 
+/**
+ * Whether a STOP of this attempt is known to have ended a live run (journaled result via the
+ * supervisor or directly). A STOP that found the run already gone, or one whose result is in
+ * doubt, proves nothing about how the run ended: that stays unknown.
+ */
+export async function stopEndedRun(ctx: OrchestratorContext, forkId: string, branch: Attempt): Promise<boolean> {
+  const journal = await Journal.read(branchFiles(ctx, forkId, branch.branch_id, branch.attempt).stopJournal);
+  const key = stopKey(branch);
+  return journal.records().some((r) => r.effect === 'runtime.stop' && r.key === key && r.phase === 'result' && (r.data?.via === 'supervisor' || r.data?.via === 'direct'));
+}
+
 const stopKey = (branch: Attempt): string => `${branch.branch_id}#${branch.attempt}`;

@@ -27,7 +27,8 @@ export function parseClaudeResult(run: FinishedRun): ParsedRuntimeOutput {
   // A run killed mid-print did not finish: that, not its cut output, is the outcome.
   if (result === null) return unread(run.signal === null ? 'RUNTIME_OUTPUT_UNPARSABLE' : 'RUNTIME_EXITED_NONZERO', warnings);
 
-  const failure = result.is_error ? errorFailureCode(result) : run.exitCode === 0 ? null : 'RUNTIME_EXITED_NONZERO';
+  // A killed run did not finish, whatever result it had printed.
+  const failure = run.signal !== null ? 'RUNTIME_EXITED_NONZERO' : result.is_error ? errorFailureCode(result) : run.exitCode === 0 ? null : 'RUNTIME_EXITED_NONZERO';
   const model = observedModel(result.modelUsage);
   // Error results report zero usage, zero cost and an empty modelUsage: placeholders, not measurements.
   const usage = isRecord(result.usage) ? result.usage : {};

@@ -85,8 +85,9 @@ export function parseCodexEvents(run: FinishedRun): CodexEventsSummary {
 }
 
 function failureCode(run: FinishedRun, seen: { sawEvent: boolean; unparsable: boolean; tally: Tally }): FailureCode | null {
-  // A run killed mid-print did not finish: that, not its cut last line, is the outcome.
-  if (seen.unparsable) return run.signal === null ? 'RUNTIME_OUTPUT_UNPARSABLE' : 'RUNTIME_EXITED_NONZERO';
+  // A killed run did not finish: that, not what it printed before (a cut line, an error), is the outcome.
+  if (run.signal !== null) return 'RUNTIME_EXITED_NONZERO';
+  if (seen.unparsable) return 'RUNTIME_OUTPUT_UNPARSABLE';
   const { failureMessage, completedTurns } = seen.tally;
   if (failureMessage !== null) return AUTH_FAILURE_MESSAGE.test(failureMessage) ? 'RUNTIME_AUTH_FAILED' : 'RUNTIME_API_ERROR';
   if (run.exitCode !== 0) {

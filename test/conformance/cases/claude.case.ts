@@ -126,6 +126,11 @@ export const claudeCase: ConformanceCase = {
     ],
     cancelled: [
       {
+        name: 'SIGTERM after the whole c1_err401 error result was printed',
+        run: () => recordedRun('claude', 'c1_err401', { exitCode: null, signal: 'SIGTERM' }),
+        expected: { ...failure('c1_err401', '6aedb366-04ee-454f-a644-00a95bc8097e', 'RUNTIME_AUTH_FAILED').expected, failure_code: 'RUNTIME_EXITED_NONZERO' },
+      },
+      {
         // `--output-format json` prints its one result at the end, so a killed run has only stderr.
         name: 'SIGTERM before the result: stdout empty, the h3 stderr warning already printed',
         run: () => recordedRun('claude', 'h3_bad_effort', { stdout: '', exitCode: null, signal: 'SIGTERM' }),

@@ -160,6 +160,17 @@ export const codexCase: ConformanceCase = {
     ],
     cancelled: [
       {
+        name: 'SIGTERM after c2_err401 printed turn.failed, with its rollout',
+        run: (scratch) => withRollout(scratch, 'c2_err401').then((run) => ({ ...run, exitCode: null, signal: 'SIGTERM' })),
+        expected: {
+          succeeded: false,
+          failure_code: 'RUNTIME_EXITED_NONZERO',
+          telemetry: { ...UNKNOWN_TELEMETRY, ...ROLLOUT_MODEL },
+          session_ref: RECORDED.c2_err401.thread,
+          warnings: [...RECORDED_NOISE, 'tokens_missing'],
+        },
+      },
+      {
         name: 'SIGKILL in the middle of the fourth a_text line',
         run: () => recordedRun('codex', 'a_text', { stdout: `${lines('a_text').slice(0, 3).join('\n')}\n${lines('a_text')[3]!.slice(0, 20)}`, exitCode: null, signal: 'SIGKILL' }),
         expected: {

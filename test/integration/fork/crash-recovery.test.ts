@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readStatus } from '../../../main/runtimes/process-control/read-status';
@@ -138,7 +139,7 @@ describe.concurrent('fork start crash recovery', () => {
       const crash = await startUntilKilled(h, boundary);
       expect(crash.signal, `fork start was not killed at ${boundary.name}:\n${crash.stderr}`).toBe('SIGKILL');
       expect(crash.stdout).toBe('');
-      expect(tempFilesUnder(h.forksDir)).toEqual(boundary.temp ? [expect.stringMatching(boundary.temp)] : []);
+      expect(await lastingTempFilesUnder(h.forksDir)).toEqual(boundary.temp ? [expect.stringMatching(boundary.temp)] : []);
 
       if (boundary.expect.kind === 'no-fork') return expectNoForkThenFreshStart(h);
 
@@ -335,6 +336,19 @@ function filesUnder(dir: string): string[] {
 
 function tempFilesUnder(dir: string): string[] {
   return existsSync(dir) ? filesUnder(dir).filter((f) => TEMP_FILE.test(f)) : [];
+}
+
+/**
+ * Temp files the crash left behind. The detached supervisors outlive the crashed process and write
+ * their run.json atomically too, so a temp seen once may be one of theirs in flight: only a temp
+ * still there a moment later is a leftover.
+ */
+async function lastingTempFilesUnder(dir: string): Promise<string[]> {
+  const seen = tempFilesUnder(dir);
+  if (seen.length === 0) return seen;
+  await sleep(1000);
+  const now = new Set(tempFilesUnder(dir));
+  return seen.filter((f) => now.has(f));
 }
 
 /**

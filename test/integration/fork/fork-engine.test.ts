@@ -191,4 +191,24 @@ describe('fork stop, status and clean', () => {
     expect(existsSync(h.worktree(doc.fork_id, 'branch-claude'))).toBe(false);
     expect(h.gitIn(h.repo, 'branch', '--list', 'citadel/*')).toBe('');
   });
+
+  it('refuses to clean a fork whose branches are still pending, so resume never launches into a removed worktree', async () => {
+    const h = harness();
+    await h.simulate(fixAndWrong);
+    // Crash once both worktrees exist, before anything is launched.
+    const crashed = await h.cli(['fork', 'start', 'Fix the sum function', '--repo', h.repo, '--runtimes', 'claude,codex', '--json'], {
+      CITADEL_CRASH_AT: 'runtime.launch:after-intent',
+      CITADEL_CRASH_AT_HIT: '1',
+    });
+    expect(crashed.code).toBe(null);
+    const forkId = readdirSync(path.join(h.root, 'forks'))[0]!;
+    const refused = await h.cli(['fork', 'clean', forkId, '--json']);
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ error: { code: 'FORK_STATE_CONFLICT', details: { pending: ['branch-claude', 'branch-codex'] } } });
+    expect(existsSync(h.worktree(forkId, 'branch-codex'))).toBe(true);
+    const resumed = parseDoc(await h.cli(['fork', 'resume', forkId, '--json']));
+    // The launch in doubt stays blocked for the operator; the other branch runs from its worktree.
+    expect(branch(resumed, 'branch-claude')).toMatchObject({ state: 'blocked', blocked_reason: 'launch_in_doubt' });
+    expect(branch(resumed, 'branch-codex')).toMatchObject({ state: 'passed' });
+  });
 });

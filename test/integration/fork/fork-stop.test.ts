@@ -2,8 +2,9 @@
  * `citadel fork stop` as a journaled effect (spec/adapters-and-safety.md, "Effects, uncertainty and
  * STOP"): the real CLI, real detached supervisors and simulated runtimes that hang until killed.
  * STOP records its intent before it signals and its result after, in the attempt's stop journal;
- * the branch outcome is a separate fact: failed with STOPPED_BY_OPERATOR, never process_lost,
- * never relaunched, whether the supervisor answered, was gone, hung, or STOP itself crashed.
+ * the branch outcome is a separate fact: failed with STOPPED_BY_OPERATOR when the STOP is known to
+ * have ended a live run (the supervisor answered, was gone or hung), otherwise blocked with its
+ * outcome unknown; never relaunched either way.
  */
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +17,7 @@ import { useTempDirs } from '../../support/temp-dir';
 
 const tempDir = useTempDirs();
 const STOPPED = { state: 'failed', failure_code: 'STOPPED_BY_OPERATOR', blocked_reason: null, attempt: 1 };
+const PROCESS_LOST = { state: 'blocked', failure_code: 'RUNTIME_OUTCOME_UNKNOWN', blocked_reason: 'process_lost', attempt: 1 };
 
 /**
  * A detached fork whose claude runtime hangs until killed (codex fixes the sum and exits on its own,
@@ -106,15 +108,35 @@ describe('fork stop journals its intent and result', () => {
   });
 });
 
+describe('a STOP that finds the run already gone', () => {
+  it('proves nothing about how it ended: the branch is blocked, outcome unknown, never STOPPED_BY_OPERATOR', async () => {
+    const { h, doc, claude } = await hangingFork();
+    try {
+      // Supervisor and runtime die on their own (an OOM kill, a reboot) before anyone stops them.
+      process.kill(claude.supervisor_pid, 'SIGKILL');
+      process.kill(-claude.runtime_pgid, 'SIGKILL');
+      const stop = await stopClaude(h, doc.fork_id);
+      expect(stop.code, stop.stderr).toBe(0);
+      expect(stopJournal(h, doc.fork_id).at(-1)).toMatchObject({ phase: 'result', data: { via: 'already_gone' } });
+      const resumed = await h.cli(['fork', 'resume', doc.fork_id, '--json']);
+      expect(branch(parseDoc(resumed), 'branch-claude')).toMatchObject(PROCESS_LOST);
+      expectLaunchedOnce(h, doc.fork_id);
+    } finally {
+      cleanUp(claude);
+    }
+  });
+});
+
 describe('fork resume after a STOP cut short', () => {
   // The stopping process is SIGKILLed at the journal's boundary; its stop lock turns stale after
   // 12 s (STALE_MS in fork-lock.ts), so resume takes that long to finish the STOP.
   it.each([
-    // Intent durable, nothing signalled yet: resume must carry out the STOP itself.
-    { boundary: 'runtime.stop:after-intent', signalled: false },
-    // Signalled and gone, result not yet journaled: resume journals it and records the outcome.
-    { boundary: 'runtime.stop:before-result', signalled: true },
-  ])('at $boundary: resume ends the run and records STOPPED_BY_OPERATOR', { timeout: 120_000 }, async ({ boundary, signalled }) => {
+    // Intent durable, nothing signalled yet: resume carries out the STOP itself, which ends a live run.
+    { boundary: 'runtime.stop:after-intent', signalled: false, outcome: STOPPED },
+    // Signalled and gone, result not journaled: the supervisor recorded the stop in the run's exit
+    // record, so the outcome is proven even though resume's STOP finds the run already gone.
+    { boundary: 'runtime.stop:before-result', signalled: true, outcome: STOPPED },
+  ])('at $boundary: resume finishes the STOP and records what it can prove', { timeout: 120_000 }, async ({ boundary, signalled, outcome }) => {
     const { h, doc, claude } = await hangingFork();
     try {
       const crashed = await stopClaude(h, doc.fork_id, { CITADEL_CRASH_AT: boundary });
@@ -125,7 +147,7 @@ describe('fork resume after a STOP cut short', () => {
 
       const resumed = await h.cli(['fork', 'resume', doc.fork_id, '--json']);
       expect(resumed.code, resumed.stderr).toBe(0);
-      expect(branch(parseDoc(resumed), 'branch-claude')).toMatchObject(STOPPED);
+      expect(branch(parseDoc(resumed), 'branch-claude')).toMatchObject(outcome);
       expect(gone(claude)).toBe(true);
       expect(stopJournal(h, doc.fork_id).map((r) => `${r.phase}:${r.outcome ?? ''}`).slice(-1)).toEqual(['result:done']);
       expectLaunchedOnce(h, doc.fork_id);

@@ -109,6 +109,8 @@ describe('Mission Control in real Chromium over the loopback web host', () => {
     await see(claude.getByText('passed', { exact: true }).first()).toBeVisible(STEP);
     await see(codex.getByText('VERIFIER_FAILED', { exact: true }).first()).toBeVisible(STEP);
     await see(claude.getByText('verified', { exact: true })).toBeVisible(STEP);
+    // The proof summary follows the last event too: both receipts verified, not a snapshot from mid-run.
+    await see(page.getByRole('region', { name: 'Proof' })).toContainText('Verified receipts 2 of 2 branches', STEP);
     await shoot(page, 'fork-live');
 
     const themeToggle = page.getByRole('button', { name: /^Colour theme: / });

@@ -5,6 +5,8 @@ export interface VendorCli {
   readonly bin: string;
   /** Folder name of this CLI's npm prefix inside the vendor cache. */
   readonly folder: string;
+  /** A setup script of the package, run by name after an install that ran no scripts; null when none is needed. */
+  readonly setupScript: string | null;
 }
 
 export const VENDOR_CLIS: readonly VendorCli[];

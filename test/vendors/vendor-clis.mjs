@@ -6,8 +6,9 @@ import path from 'node:path';
 
 /** @type {readonly import('./vendor-clis.d.mts').VendorCli[]} */
 export const VENDOR_CLIS = [
-  { id: 'claude', packageName: '@anthropic-ai/claude-code', version: '2.1.328', bin: 'claude', folder: 'claude-code-2.1.328' },
-  { id: 'codex', packageName: '@openai/codex', version: '0.169.0', bin: 'codex', folder: 'codex-0.169.0' },
+  // Claude Code's bin is a placeholder until its postinstall links the platform's native binary in.
+  { id: 'claude', packageName: '@anthropic-ai/claude-code', version: '2.1.328', bin: 'claude', folder: 'claude-code-2.1.328', setupScript: 'install.cjs' },
+  { id: 'codex', packageName: '@openai/codex', version: '0.169.0', bin: 'codex', folder: 'codex-0.169.0', setupScript: null },
 ];
 
 /** `$CITADEL_VENDOR_CACHE`, else `${XDG_CACHE_HOME:-$HOME/.cache}/citadel-vendors`. */

@@ -96,4 +96,25 @@ describe('fork list', () => {
     expect(row).toHaveTextContent('unknown');
     expect(row).toHaveTextContent('FORK_RECORD_INVALID');
   });
+
+  it('reads the list again when a fork_state event arrives while the list is being read', async () => {
+    const before = manyForks(4);
+    const after = manyForks(4);
+    after[1] = forkStatus({ fork_id: forkId(1), state: 'ready', revision: 99 });
+    let answer!: (forks: ForkListEntry[]) => void;
+    let reads = 0;
+    const { client, calls, emit } = fakeClient({
+      listForks: () => {
+        reads += 1;
+        // The first read was taken before the event: it answers with the old states, late.
+        return reads === 1 ? new Promise((resolve) => (answer = (forks) => resolve({ ok: true, value: { forks } }))) : { ok: true, value: { forks: after } };
+      },
+    });
+    render(ForksView, { props: { client } });
+    emit({ type: 'fork_state', fork_id: forkId(1), state: 'ready', revision: 99 });
+    answer(before);
+    await fireEvent.change(await screen.findByLabelText('Show'), { target: { value: 'ready' } });
+    await screen.findByText('2 of 4 forks shown');
+    expect(calls.filter((c) => c.channel === 'listForks')).toHaveLength(2);
+  });
 });

@@ -21,11 +21,11 @@ export interface ServiceUnderTest {
  * A real orchestrator context on the harness's fork root, with the file key store and the
  * harness's simulated runtimes first on PATH, and the service built over it.
  */
-export async function serviceOver(h: ForkHarness): Promise<ServiceUnderTest> {
+export async function serviceOver(h: ForkHarness, supervisorScript = BUILT_SUPERVISOR): Promise<ServiceUnderTest> {
   const sinkEvents: ForkEvent[] = [];
   const ctx = await cliOrchestratorContext({
     env: h.env({ CITADEL_KEYSTORE: 'file' }),
-    supervisorScript: BUILT_SUPERVISOR,
+    supervisorScript,
     events: (event) => void sinkEvents.push(event),
   });
   const logs: string[] = [];

@@ -151,4 +151,22 @@ describe('a real fork through the Mission Control service', () => {
     expect(value(await service.handle('resumability', { fork_id: started.fork_id }))).toEqual({ resumable: false, reason: 'nothing_to_resume' });
     expect(logs).toEqual([]);
   });
+
+  it('a launch that fails after the fork was created answers with the recorded fork and a drive_failed event, not a refusal', { timeout: 60_000 }, async () => {
+    const h = new ForkHarness(tempDir('citadel-mc-fork-'));
+    await h.simulate({ claude: { edits: [{ path: 'src/sum.js', content: FIXED_SUM }] }, codex: { edits: [{ path: 'src/sum.js', content: WRONG_SUM }] } });
+    // A supervisor that cannot start: the fork is created, then its first launch throws.
+    const { service, logs } = await serviceOver(h, `${h.base}/missing-supervisor.mjs`);
+    const failed = eventsUntil(service, (event) => event.type === 'drive_failed');
+    const started = value(
+      await service.handle('startFork', { objective: 'Fix the sum function', repo: h.repo, executors: { kind: 'runtimes', list: 'claude,codex' }, workflow_file: null, budget_seconds: null }),
+    );
+    expect(started.fork_id).toMatch(/^fork-/);
+    expect(started.branches.map((b) => b.branch_id)).toEqual(['branch-claude', 'branch-codex']);
+    expect((await failed).at(-1)).toMatchObject({ type: 'drive_failed', fork_id: started.fork_id, code: 'SUPERVISOR_START_FAILED' });
+    await service.drained();
+    expect(logs.join('\n')).toContain(`citadel fork resume ${started.fork_id}`);
+    // The fork stays as recorded for the operator: readable, and resumable once the cause is fixed.
+    expect(value(await service.handle('forkStatus', { fork_id: started.fork_id })).fork_id).toBe(started.fork_id);
+  });
 });

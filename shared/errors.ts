@@ -60,6 +60,7 @@ export const ERROR_CODES = [
   'RENDERER_NOT_BUILT',
   'IPC_SENDER_REFUSED',
   'EXECUTOR_PROFILE_INVALID',
+  'ATTEMPTS_EXHAUSTED',
 ] as const;
 
 export const ErrorCodeSchema = z.enum(ERROR_CODES);

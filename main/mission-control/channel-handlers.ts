@@ -68,6 +68,7 @@ export function channelHandlers(ctx: OrchestratorContext, drives: BackgroundDriv
         executors: resolveExecutorChoice(request.executors).input,
         workflowFile: request.workflow_file ?? undefined,
         budgetSeconds: request.budget_seconds ?? undefined,
+        maxAttempts: request.max_attempts ?? undefined,
       });
       return launchThen(created.record.fork_id, collect(created.record.fork_id));
     },

@@ -4,7 +4,7 @@ import { branchIdFor } from '../../shared/executors/executor-set-description';
 import { canonicalProfileOrder, executorSetDigest, profileDigest } from '../../shared/executors/executor-digests';
 import { synthesizeLegacyProfiles } from '../../shared/executors/legacy-runtimes';
 import type { RuntimeProfile } from '../../shared/executors/runtime-profile';
-import { DEFAULT_BUDGET, type Budget, type ContractV1, type ContractV2 } from '../../shared/fork/contract';
+import { DEFAULT_BUDGET, MAX_ATTEMPTS_LIMIT, type Budget, type ContractV1, type ContractV2 } from '../../shared/fork/contract';
 import { ForkRecordSchema, type ForkRecord } from '../../shared/fork/fork-record';
 import { gitBranchName } from '../../shared/fork/ids';
 import { repositoryInfo } from '../git/repository-info';
@@ -24,6 +24,8 @@ export interface CreateForkInput {
   readonly repo: string;
   readonly workflowFile?: string | undefined;
   readonly budgetSeconds?: number | undefined;
+  /** Attempts each branch may have, its first included (the budget's max_attempts). */
+  readonly maxAttempts?: number | undefined;
   readonly demo?: boolean;
 }
 
@@ -42,7 +44,7 @@ const MAX_OBJECTIVE_BYTES = 64 * 1024;
 export async function createFork(ctx: OrchestratorContext, input: CreateForkInput): Promise<CreatedFork> {
   const objective = validObjective(input.objective);
   const { profiles, schemaVersion } = resolveProfiles(input.executors, ctx);
-  const budget = validBudget(input.budgetSeconds);
+  const budget = validBudget(input.budgetSeconds, input.maxAttempts);
   const repo = await repositoryInfo(input.repo);
   const loaded = await loadWorkflow(input.workflowFile, repo.root);
   const signer = await ctx.keys.loadOrCreateSigningKey(ctx.issuerId);
@@ -120,12 +122,18 @@ function validObjective(objective: string): string {
   return trimmed;
 }
 
-function validBudget(seconds: number | undefined): Budget {
-  if (seconds === undefined) return DEFAULT_BUDGET;
-  if (!Number.isInteger(seconds) || seconds < 1 || seconds > 7 * 24 * 3600) {
+function validBudget(seconds: number | undefined, attempts: number | undefined): Budget {
+  if (seconds !== undefined && (!Number.isInteger(seconds) || seconds < 1 || seconds > 7 * 24 * 3600)) {
     throw new CitadelError('BUDGET_INVALID', '--budget-seconds must be a whole number of seconds from 1 to 604800');
   }
-  return { ...DEFAULT_BUDGET, max_duration_seconds: seconds };
+  if (attempts !== undefined && (!Number.isInteger(attempts) || attempts < 1 || attempts > MAX_ATTEMPTS_LIMIT)) {
+    throw new CitadelError('BUDGET_INVALID', `--max-attempts must be a whole number from 1 to ${MAX_ATTEMPTS_LIMIT}`);
+  }
+  return {
+    ...DEFAULT_BUDGET,
+    ...(seconds === undefined ? {} : { max_duration_seconds: seconds }),
+    ...(attempts === undefined ? {} : { max_attempts: attempts }),
+  };
 }
 
 /** Every profile needs a registered adapter whose own schema accepts it (runtimes are plug-ins). */

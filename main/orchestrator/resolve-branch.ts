@@ -1,4 +1,5 @@
 import { CitadelError } from '../../shared/errors';
+import { ContractV1Schema, ContractV2Schema } from '../../shared/fork/contract';
 import type { ForkRecord } from '../../shared/fork/fork-record';
 import { deleteBranch } from '../git/delete-branch';
 import { removeWorktree } from '../git/remove-worktree';
@@ -27,6 +28,7 @@ export async function resolveBranch(ctx: OrchestratorContext, forkId: string, br
     if (branch.state !== 'blocked') {
       throw new CitadelError('FORK_STATE_CONFLICT', `${branchId} is ${branch.state}; only a blocked branch needs a decision`, { details: { state: branch.state } });
     }
+    if (resolution === 'retry') await refuseRetryPastBudget(ctx, record, branch.attempt);
     const journal = await ctx.store.openJournal(forkId);
     const key = `${branchId}#${branch.attempt}`;
     await journal.intent('branch.resolve', key, { resolution });
@@ -47,4 +49,15 @@ export async function resolveBranch(ctx: OrchestratorContext, forkId: string, br
     await journal.result('branch.resolve', key, 'done', { resolution });
     return next;
   });
+}
+
+/** The contract's attempt limit is frozen with the fork: a retry past it is refused, not stretched. */
+async function refuseRetryPastBudget(ctx: OrchestratorContext, record: ForkRecord, attempt: number): Promise<void> {
+  const contract = await ctx.store.readJson(record.fork_id, 'contract', record.schema_version === 1 ? ContractV1Schema : ContractV2Schema);
+  const limit = contract.budget.max_attempts;
+  if (attempt >= limit) {
+    throw new CitadelError('ATTEMPTS_EXHAUSTED', `the contract allows ${limit} attempt${limit === 1 ? '' : 's'} per branch and this was attempt ${attempt}; mark it failed, or start a new fork with --max-attempts`, {
+      details: { attempt, max_attempts: limit },
+    });
+  }
 }

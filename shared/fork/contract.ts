@@ -14,10 +14,13 @@ export const PolicySchema = z.strictObject({
 });
 
 /** Budget (decisions D8): unknown cost limit is null, meaning unlimited. */
+export const MAX_ATTEMPTS_LIMIT = 10;
+
 export const BudgetSchema = z.strictObject({
   max_duration_seconds: z.number().int().min(1).max(7 * 24 * 3600),
   max_cost_usd: z.number().positive().nullable(),
-  max_attempts: z.number().int().min(1).max(10),
+  /** Attempts per branch, the first included: `fork resolve --retry` past it is refused. */
+  max_attempts: z.number().int().min(1).max(MAX_ATTEMPTS_LIMIT),
 });
 export type Budget = z.infer<typeof BudgetSchema>;
 

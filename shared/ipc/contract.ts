@@ -3,6 +3,7 @@ import { CitadelErrorDataSchema } from '../errors';
 import { ExecutorProfileSchema } from '../executors/profile-schema';
 import { ExecutorSetDescriptionSchema } from '../executors/executor-set-description';
 import { ComparisonSchema } from '../fork/compare';
+import { MAX_ATTEMPTS_LIMIT } from '../fork/contract';
 import { ForkEventSchema } from '../fork/events';
 import { BranchIdSchema, ForkIdSchema } from '../fork/ids';
 import { ForkStateSchema, ForkStatusSchema } from '../fork/fork-record';
@@ -40,6 +41,8 @@ export const StartForkRequestSchema = z.strictObject({
   executors: ExecutorChoiceSchema,
   workflow_file: z.string().max(4096).nullable(),
   budget_seconds: z.number().int().min(1).max(7 * 24 * 3600).nullable(),
+  /** Attempts per branch (the contract's max_attempts); absent or null means the default, 1. */
+  max_attempts: z.number().int().min(1).max(MAX_ATTEMPTS_LIMIT).nullable().optional(),
 });
 export type StartForkRequest = z.infer<typeof StartForkRequestSchema>;
 

@@ -44,15 +44,16 @@ export function registerForkCommands(program: Command, io: Io): void {
     .option('--repo <dir>', 'target git repository', '.')
     .option('--workflow <file>', 'workflow file (steps, verifier, protected paths)')
     .option('--budget-seconds <n>', 'time budget per branch in seconds (default 1800)', parseWholeNumber)
+    .option('--max-attempts <n>', 'attempts per branch, the first included; `fork resolve --retry` past it is refused (default 1)', parseWholeNumber)
     .option('--detach', 'return once every branch is launched')
     .option('--json', 'print exactly one JSON document')
-    .action(async (objective: string, options: { runtimes?: string; executors?: string; repo: string; workflow?: string; budgetSeconds?: number; detach?: boolean } & JsonOption) => {
+    .action(async (objective: string, options: { runtimes?: string; executors?: string; repo: string; workflow?: string; budgetSeconds?: number; maxAttempts?: number; detach?: boolean } & JsonOption) => {
       const selection = executorSelectionFrom(options);
       const json = options.json === true;
       const ctx = await cliOrchestratorContext({ events: progress(json) });
       const executors: ExecutorInput =
         selection.kind === 'runtimes' ? selection : { kind: 'executors', profiles: (await loadExecutorFile(selection.file)).executors };
-      const created = await createFork(ctx, { objective, executors, repo: options.repo, workflowFile: options.workflow, budgetSeconds: options.budgetSeconds });
+      const created = await createFork(ctx, { objective, executors, repo: options.repo, workflowFile: options.workflow, budgetSeconds: options.budgetSeconds, maxAttempts: options.maxAttempts });
       if (created.repoDirty && !json) io.stderr('note: the target repository has uncommitted changes; they are not part of the fork, which starts from HEAD.\n');
       if (!json) io.stderr(`fork ${created.record.fork_id} created from ${created.record.base_revision.slice(0, 12)}\n`);
       const record = await driveFork(ctx, created.record.fork_id, options.detach ? 'none' : 'all');

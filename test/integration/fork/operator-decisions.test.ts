@@ -2,16 +2,17 @@
  * A branch whose process vanished without a recorded exit is blocked with its outcome unknown,
  * never relaunched on its own; only `citadel fork resolve` decides.
  */
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { branch, FIXED_SUM, ForkHarness, parseDoc } from '../../support/fork-harness';
 import { useTempDirs } from '../../support/temp-dir';
 
 const tempDir = useTempDirs();
 
-async function forkWithLostClaude(): Promise<{ h: ForkHarness; forkId: string }> {
+async function forkWithLostClaude(maxAttempts = 1): Promise<{ h: ForkHarness; forkId: string }> {
   const h = new ForkHarness(tempDir('citadel-decide-'));
   await h.simulate({ claude: { outcome: 'hang' }, codex: { edits: [{ path: 'src/sum.js', content: FIXED_SUM }] } });
-  const { run, doc } = await h.startJson(['--runtimes', 'claude,codex', '--workflow', h.workflowFile, '--detach']);
+  const { run, doc } = await h.startJson(['--runtimes', 'claude,codex', '--workflow', h.workflowFile, '--detach', '--max-attempts', String(maxAttempts)]);
   expect(run.code, run.stderr).toBe(0);
   const status = h.readJson<{ phase: string; supervisor_pid: number; runtime_pgid: number }>(h.attemptFile(doc.fork_id, 'branch-claude', 'run.json'));
   expect(status.phase).toBe('running');
@@ -45,8 +46,21 @@ describe('lost runs and operator decisions', () => {
     expect(JSON.parse(twice.stdout)).toMatchObject({ error: { code: 'FORK_STATE_CONFLICT' } });
   });
 
+  it('resolve --retry past the contract\'s max_attempts is refused with nothing changed', async () => {
+    const { h, forkId } = await forkWithLostClaude(1);
+    await h.cli(['fork', 'resume', forkId, '--json']);
+    const refused = await h.cli(['fork', 'resolve', forkId, 'branch-claude', '--retry', '--json']);
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ error: { code: 'ATTEMPTS_EXHAUSTED', details: { attempt: 1, max_attempts: 1 } } });
+    const status = parseDoc(await h.cli(['fork', 'status', forkId, '--json']));
+    expect(branch(status, 'branch-claude')).toMatchObject({ state: 'blocked', attempt: 1 });
+    expect(existsSync(h.worktree(forkId, 'branch-claude'))).toBe(true);
+    const invalid = await h.cli(['fork', 'start', 'x', '--repo', h.repo, '--runtimes', 'claude,codex', '--max-attempts', '11', '--json']);
+    expect(JSON.parse(invalid.stdout)).toMatchObject({ error: { code: 'BUDGET_INVALID' } });
+  });
+
   it('resolve --retry runs a fresh attempt from the base revision and keeps the old evidence', async () => {
-    const { h, forkId } = await forkWithLostClaude();
+    const { h, forkId } = await forkWithLostClaude(2);
     await h.cli(['fork', 'resume', forkId, '--json']);
     await h.simulate({ edits: [{ path: 'src/sum.js', content: FIXED_SUM }] });
     const run = await h.cli(['fork', 'resolve', forkId, 'branch-claude', '--retry', '--json']);

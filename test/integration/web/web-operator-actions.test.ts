@@ -21,7 +21,7 @@ const tempDir = useTempDirs();
 async function forkWithLostRuns(h: ForkHarness): Promise<string> {
   await h.simulate({ claude: { outcome: 'hang' }, codex: { outcome: 'hang' } });
   // The same key store as the Mission Control below: the fork's signer must be found again to collect.
-  const { run, doc } = await h.startJson(['--runtimes', 'claude,codex', '--workflow', h.workflowFile, '--detach'], { CITADEL_KEYSTORE: 'file' });
+  const { run, doc } = await h.startJson(['--runtimes', 'claude,codex', '--workflow', h.workflowFile, '--detach', '--max-attempts', '2'], { CITADEL_KEYSTORE: 'file' });
   expect(run.code, run.stderr).toBe(0);
   for (const branchId of ['branch-claude', 'branch-codex']) {
     const status = h.readJson<{ supervisor_pid: number; runtime_pgid: number }>(h.attemptFile(doc.fork_id, branchId, 'run.json'));

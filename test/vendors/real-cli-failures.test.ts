@@ -5,7 +5,7 @@
  */
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { branch } from '../support/fork-harness';
+import { branch, parseDoc } from '../support/fork-harness';
 import { startAnthropicServer } from '../support/model-servers/anthropic-server';
 import { startLocalModelServer } from '../support/model-servers/local-model-server';
 import { codexShellFix } from './scripted-agents';
@@ -119,6 +119,35 @@ describe('real vendor CLIs: model-server failures become typed failure codes', (
     expect(groupAlive(claude.runStatus.runtime_pgid ?? 0)).toBe(false);
     expect(processesInside(fork.worktree(doc.fork_id, 'branch-claude-sonnet'))).toEqual([]);
     // Nothing keeps calling the model server after the fork returned.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect(anthropic.requests()).toHaveLength(attempts);
+  });
+
+  it('fork stop ends a real Claude run in its retry loop: STOPPED_BY_OPERATOR, its process group gone, no request after', async () => {
+    const fork = new VendorFork(tempDir());
+    const anthropic = await startAnthropicServer({ scenario: { kind: 'error', status: 500 } });
+    const local = await startLocalModelServer({ scenario: { kind: 'script', turns: codexShellFix('branch-codex-ollama') } });
+    servers.push(anthropic, local);
+    const env = { ...CLAUDE_BASE, ANTHROPIC_BASE_URL: anthropic.origin, CODEX_OSS_BASE_URL: `${local.origin}/v1` };
+    const doc = await fork.start([CLAUDE_PROFILE, OLLAMA_PROFILE], env, ['--detach']);
+    // Claude keeps retrying the 500 for minutes; wait until it has really called the server.
+    for (let waited = 0; anthropic.requests().length === 0; waited += 200) {
+      if (waited > 30_000) throw new Error('Claude never called the scripted server');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const stop = await fork.cli(['fork', 'stop', doc.fork_id, 'branch-claude-sonnet', '--json'], env);
+    expect(stop.code, stop.stderr).toBe(0);
+    const attempts = anthropic.requests().length;
+
+    const resumed = await fork.cli(['fork', 'resume', doc.fork_id, '--json'], env);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const after = parseDoc(resumed);
+    expect(branch(after, 'branch-claude-sonnet')).toMatchObject({ state: 'failed', failure_code: 'STOPPED_BY_OPERATOR' });
+    expect(branch(after, 'branch-codex-ollama')).toMatchObject({ state: 'passed' });
+    const claude = fork.branchRun(doc.fork_id, 'branch-claude-sonnet');
+    expect(claude.receipt.exit).toMatchObject({ stopped: true });
+    expect(groupAlive(claude.runStatus.runtime_pgid ?? 0)).toBe(false);
+    expect(processesInside(fork.worktree(doc.fork_id, 'branch-claude-sonnet'))).toEqual([]);
     await new Promise((resolve) => setTimeout(resolve, 2000));
     expect(anthropic.requests()).toHaveLength(attempts);
   });

@@ -56,17 +56,20 @@ describe('a holder that lost the fork lock writes nothing more', () => {
           await writeJsonDurably(record, { holder: 'second' });
           secondHolds();
           await new Promise<void>((go) => (letSecondGo = go));
+          // The first holder has ended: its lock directory, now this holder's, must still be there.
+          expect(existsSync(path.join(dir, 'fork.lock'))).toBe(true);
+          await writeJsonDurably(record, { holder: 'second', after: 'first ended' });
           return 'second';
         });
       });
       await expect(journal.result('runtime.launch', 'branch-a#1', 'done')).rejects.toMatchObject({ code: 'FORK_LOCKED', details: { reason: 'taken_over' } });
       await expect(writeJsonDurably(record, { holder: 'first' })).rejects.toMatchObject({ code: 'FORK_LOCKED', details: { reason: 'taken_over' } });
-      letSecondGo();
       return 'first';
     });
     await expect(first).rejects.toMatchObject({ code: 'FORK_LOCKED' });
+    letSecondGo();
     await expect(takeover).resolves.toBe('second');
-    expect(JSON.parse(readFileSync(record, 'utf8'))).toEqual({ holder: 'second' });
+    expect(JSON.parse(readFileSync(record, 'utf8'))).toEqual({ holder: 'second', after: 'first ended' });
     expect(readFileSync(journalFile, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { phase: string }).phase)).toEqual(['intent']);
   });
 

@@ -61,6 +61,7 @@ export const ERROR_CODES = [
   'IPC_SENDER_REFUSED',
   'EXECUTOR_PROFILE_INVALID',
   'ATTEMPTS_EXHAUSTED',
+  'SANDBOX_UNAVAILABLE',
 ] as const;
 
 export const ErrorCodeSchema = z.enum(ERROR_CODES);

@@ -1,0 +1,142 @@
+import { lstat, mkdtemp, readlink, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { ContainmentPolicy } from '../../shared/sandbox/containment-policy';
+import { generatedEtcFiles, HOST_ETC_ENTRIES, SANDBOX_GID, SANDBOX_UID, writeLaunchFiles } from './generated-etc';
+import { findOnPath, runProbe } from './probe-command';
+import { assertPolicyBackend, sandboxUnavailable, type SandboxBackend, type SandboxLauncher } from './sandbox-backend';
+
+const INSTALL = 'bubblewrap (apt-get install bubblewrap, dnf install bubblewrap)';
+const USERNS_HINT = 'enable unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1 and user.max_user_namespaces > 0)';
+
+/** A top-level directory as the host has it: merged-/usr hosts make `/bin` a symlink to `usr/bin`. */
+export interface HostTopLevel {
+  readonly path: string;
+  /** The link target, or null for a real directory (bound read-only). */
+  readonly symlink: string | null;
+}
+
+export interface BubblewrapHost {
+  readonly executable: string;
+  readonly version: string;
+  readonly topLevel: readonly HostTopLevel[];
+}
+
+const TOP_LEVEL = ['/bin', '/lib', '/lib64', '/sbin'] as const;
+const PRIVATE_TMPFS = ['/tmp', '/var/tmp', '/run'] as const;
+
+/**
+ * The bubblewrap recipe measured in issue 11: every namespace unshared (so no network but a
+ * private loopback), no process outliving the sandbox, an empty root with /usr and a few /etc
+ * entries read-only, private /tmp, /var/tmp and /run, and only the policy's roots beside them.
+ */
+export function bubblewrapLauncher(host: BubblewrapHost): SandboxLauncher {
+  return {
+    backend: 'bubblewrap',
+    executable: host.executable,
+    version: host.version,
+    launchSpec(policy, command, launchDir) {
+      assertPolicyBackend('bubblewrap', policy);
+      if (!path.isAbsolute(launchDir)) throw new TypeError(`launch directory must be absolute: ${launchDir}`);
+      const generated = Object.entries(generatedEtcFiles(policy.env['HOME'] ?? policy.cwd)).map(([name, text]) => ({
+        target: `/etc/${name}`,
+        file: { path: path.join(launchDir, 'etc', name), text },
+      }));
+      const args = [
+        // --unshare-user makes a missing user namespace an error instead of a silent fallback.
+        ...['--unshare-all', '--unshare-user', '--die-with-parent', '--new-session'],
+        // As root, the sandbox would otherwise keep every capability and could remount a read-only
+        // bind writable (measured); a non-zero uid also keeps nested bwrap working, which
+        // --cap-drop ALL alone breaks for root ("setting up uid map: Operation not permitted").
+        ...['--uid', String(SANDBOX_UID), '--gid', String(SANDBOX_GID), '--cap-drop', 'ALL'],
+        // bwrap adds only PWD (= the --chdir directory) to this environment.
+        '--clearenv',
+        ...Object.entries(policy.env)
+          .sort(([a], [b]) => (a < b ? -1 : 1))
+          .flatMap(([name, value]) => ['--setenv', name, value]),
+        ...['--ro-bind', '/usr', '/usr'],
+        ...host.topLevel.flatMap((dir) => (dir.symlink === null ? ['--ro-bind', dir.path, dir.path] : ['--symlink', dir.symlink, dir.path])),
+        ...HOST_ETC_ENTRIES.flatMap((entry) => ['--ro-bind-try', entry, entry]),
+        ...generated.flatMap(({ target, file }) => ['--ro-bind', file.path, target]),
+        ...['--proc', '/proc', '--dev', '/dev'],
+        ...PRIVATE_TMPFS.flatMap((dir) => ['--tmpfs', dir]),
+        ...policyMounts(policy),
+        // The empty root itself, once every mount point is made: a write outside the roots fails
+        // loudly instead of landing in memory that vanishes.
+        ...['--remount-ro', '/'],
+        ...['--chdir', policy.cwd],
+        '--',
+        command.command,
+        ...command.args,
+      ];
+      return { command: host.executable, args, files: generated.map(({ file }) => file) };
+    },
+  };
+}
+
+/**
+ * The policy's roots and egress socket, parents before children whatever order the policy lists
+ * them in, so a read-only `.git` inside a read-write worktree stays read-only.
+ */
+function policyMounts(policy: ContainmentPolicy): string[] {
+  const mounts: { path: string; flags: string[] }[] = [
+    ...policy.read_only.map((p) => ({ path: p, flags: ['--ro-bind', p, p] })),
+    ...policy.read_write.map((p) => ({ path: p, flags: ['--bind', p, p] })),
+    ...policy.tmpfs.map((p) => ({ path: p, flags: ['--tmpfs', p] })),
+    ...(policy.egress.kind === 'none' ? [] : [{ path: policy.egress.socket, flags: ['--ro-bind', policy.egress.socket, policy.egress.socket] }]),
+  ];
+  return mounts.sort((a, b) => comparePaths(a.path, b.path)).flatMap((mount) => mount.flags);
+}
+
+function comparePaths(a: string, b: string): number {
+  const [x, y] = [a.split('/'), b.split('/')];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    if (x[i] !== y[i]) return (x[i] ?? '') < (y[i] ?? '') ? -1 : 1;
+  }
+  return x.length - y.length;
+}
+
+/** The host's /bin, /lib, /lib64 and /sbin: symlinks are recreated, directories bound. */
+export async function probeTopLevel(): Promise<HostTopLevel[]> {
+  const found: HostTopLevel[] = [];
+  for (const dir of TOP_LEVEL) {
+    const stats = await lstat(dir).catch(() => null);
+    if (stats?.isSymbolicLink()) found.push({ path: dir, symlink: await readlink(dir) });
+    else if (stats?.isDirectory()) found.push({ path: dir, symlink: null });
+  }
+  return found;
+}
+
+export const bubblewrapBackend: SandboxBackend = {
+  id: 'bubblewrap',
+  platforms: ['linux'],
+  async probe(env) {
+    const executable = await findOnPath('bwrap', env);
+    if (executable === null) throw sandboxUnavailable('bubblewrap', 'bwrap was not found on PATH', INSTALL);
+    const versionRun = await runProbe(executable, ['--version']);
+    const version = versionRun.stdout.trim().split('\n')[0]?.trim() ?? '';
+    if (!versionRun.ok || version === '') throw sandboxUnavailable('bubblewrap', `${executable} --version failed: ${versionRun.stderr.trim()}`, INSTALL);
+    const launcher = bubblewrapLauncher({ executable, version, topLevel: await probeTopLevel() });
+    await trialLaunch(launcher);
+    return launcher;
+  },
+};
+
+/** The exact recipe, once, around `true`: proves namespaces, /proc and /dev can be set up here. */
+async function trialLaunch(launcher: SandboxLauncher): Promise<void> {
+  const dir = await realpath(await mkdtemp(path.join(tmpdir(), 'citadel-bwrap-trial-')));
+  try {
+    const launch = launcher.launchSpec(
+      { backend: 'bubblewrap', read_only: [dir], read_write: [], tmpfs: [], env: { PATH: '/usr/bin:/bin' }, egress: { kind: 'none' }, cwd: dir },
+      { command: 'true', args: [] },
+      path.join(dir, 'launch'),
+    );
+    await writeLaunchFiles(launch.files);
+    const trial = await runProbe(launch.command, launch.args);
+    if (!trial.ok) {
+      throw sandboxUnavailable('bubblewrap', `a trial bwrap sandbox failed: ${trial.stderr.trim() || 'no output'}`, USERNS_HINT);
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

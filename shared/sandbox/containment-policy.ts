@@ -1,0 +1,190 @@
+import { z } from 'zod';
+import { digestOf, type Digest } from '../digest';
+import { CitadelError } from '../errors';
+import { zodViolations } from '../zod-violations';
+
+/** The containment backends Citadel knows (architecture: plug-ins like the runtime adapters). */
+export const SANDBOX_BACKEND_IDS = ['bubblewrap', 'seatbelt'] as const;
+export const SandboxBackendIdSchema = z.enum(SANDBOX_BACKEND_IDS);
+export type SandboxBackendId = z.infer<typeof SandboxBackendIdSchema>;
+
+const custom = (rule: string, message: string) => ({ message, params: { rule } });
+
+// spawn() refuses NUL bytes in argv; refusing them here turns a crash into a validation error.
+const TextSchema = z.string().refine((text) => !text.includes('\0'), custom('nul_byte', 'must not contain NUL'));
+
+/**
+ * An absolute, already normalized path other than `/` itself: a root that is `/`, or that a `..`
+ * or `.` segment could move, would not say what the sandbox sees.
+ */
+export const SandboxPathSchema = TextSchema.refine((p) => isNormalAbsolutePath(p), custom('not_normal_absolute', 'must be a normalized absolute path other than "/"'));
+
+const EnvNameSchema = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/);
+const LoopbackHostSchema = z.enum(['127.0.0.1', '::1', 'localhost']);
+const PortSchema = z.int().min(1).max(65535);
+// A lower-case DNS name with at least one dot: exact names only, never an IP literal or a port.
+const HostNameSchema = z
+  .string()
+  .regex(/^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/)
+  .refine((host) => !/^[0-9.]+$/.test(host), custom('ip_literal', 'must be a host name, not an IP address'));
+
+/** Where an executor may connect: nowhere, one loopback provider, or a cloud API's hosts through a host-side filtering proxy. */
+export const EgressRuleSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('none') }),
+  z.strictObject({ kind: z.literal('loopback'), host: LoopbackHostSchema, port: PortSchema }),
+  z.strictObject({ kind: z.literal('cloud'), hosts: z.array(HostNameSchema).min(1) }),
+]);
+export type EgressRule = z.infer<typeof EgressRuleSchema>;
+
+/**
+ * The egress of one launch: a loopback provider or a cloud API is reached only through a host-side
+ * bridge listening on a unix socket, which the sandbox sees at the same path.
+ */
+export const LaunchEgressSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('none') }),
+  z.strictObject({ kind: z.literal('loopback'), host: LoopbackHostSchema, port: PortSchema, socket: SandboxPathSchema }),
+  z.strictObject({ kind: z.literal('cloud'), hosts: z.array(HostNameSchema).min(1), socket: SandboxPathSchema }),
+]);
+export type LaunchEgress = z.infer<typeof LaunchEgressSchema>;
+
+/**
+ * What one contained process sees, in host paths: nothing but these roots (plus the backend's own
+ * system view), exactly this environment, this egress, started in `cwd`.
+ */
+export const ContainmentPolicySchema = z
+  .strictObject({
+    backend: SandboxBackendIdSchema,
+    read_only: z.array(SandboxPathSchema),
+    read_write: z.array(SandboxPathSchema),
+    /** Private, empty scratch directories that vanish with the sandbox. */
+    tmpfs: z.array(SandboxPathSchema),
+    /** The whole environment: nothing of the launching process is inherited. */
+    env: z.record(EnvNameSchema, TextSchema),
+    egress: LaunchEgressSchema,
+    cwd: SandboxPathSchema,
+  })
+  .superRefine((policy, ctx) => {
+    const roots = [...policy.read_only, ...policy.read_write, ...policy.tmpfs];
+    refineDistinct({ read_only: policy.read_only, read_write: policy.read_write, tmpfs: policy.tmpfs }, ctx);
+    if (!roots.some((root) => isWithin(policy.cwd, root))) {
+      ctx.addIssue({ code: 'custom', path: ['cwd'], ...custom('cwd_outside_roots', 'cwd must lie inside one of the roots') });
+    }
+  });
+export type ContainmentPolicy = z.infer<typeof ContainmentPolicySchema>;
+
+const RootNameSchema = z.string().regex(/^[a-z][a-z0-9-]*$/);
+
+/**
+ * A containment policy as a contract binds it: roots are names (e.g. `worktree`, `runtime-home`)
+ * that each launch resolves to host paths, and the environment is a list of names whose values
+ * (machine paths, credentials) never enter the contract.
+ */
+export const ContainmentTemplateSchema = z
+  .strictObject({
+    backend: SandboxBackendIdSchema,
+    read_only: z.array(RootNameSchema),
+    read_write: z.array(RootNameSchema),
+    tmpfs: z.array(RootNameSchema),
+    env_names: z.array(EnvNameSchema),
+    egress: EgressRuleSchema,
+    cwd: RootNameSchema,
+  })
+  .superRefine((template, ctx) => {
+    const names = [...template.read_only, ...template.read_write, ...template.tmpfs];
+    refineDistinct({ read_only: template.read_only, read_write: template.read_write, tmpfs: template.tmpfs }, ctx);
+    refineDistinct({ env_names: template.env_names }, ctx);
+    if (!names.includes(template.cwd)) {
+      ctx.addIssue({ code: 'custom', path: ['cwd'], ...custom('unknown_root', 'cwd must name one of the roots') });
+    }
+  });
+export type ContainmentTemplate = z.infer<typeof ContainmentTemplateSchema>;
+
+/** What one launch supplies to turn a template into a policy. */
+export interface ContainmentBindings {
+  /** Host path of every root the template names. */
+  readonly roots: Readonly<Record<string, string>>;
+  /** The environment to pick the template's names from; names without a value are left out. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The egress bridge's unix socket; required unless the egress is `none`. */
+  readonly egressSocket: string | null;
+}
+
+/** A policy from untrusted input, or LAUNCH_SPEC_INVALID naming every rule it breaks. */
+export function parseContainmentPolicy(input: unknown): ContainmentPolicy {
+  const parsed = ContainmentPolicySchema.safeParse(input);
+  if (!parsed.success) {
+    throw new CitadelError('LAUNCH_SPEC_INVALID', 'the containment policy is invalid', { violations: zodViolations(parsed.error.issues, [], input) });
+  }
+  return parsed.data;
+}
+
+/** The launch policy for a template: roots resolved to host paths, environment picked by name. */
+export function resolveContainment(template: ContainmentTemplate, bindings: ContainmentBindings): ContainmentPolicy {
+  const pathOf = (name: string): string => {
+    const root = Object.prototype.hasOwnProperty.call(bindings.roots, name) ? bindings.roots[name] : undefined;
+    if (root === undefined) throw new CitadelError('LAUNCH_SPEC_INVALID', `containment root "${name}" has no path`, { details: { root: name } });
+    return root;
+  };
+  const env = Object.fromEntries(
+    template.env_names.flatMap((name) => {
+      const value = Object.prototype.hasOwnProperty.call(bindings.env, name) ? bindings.env[name] : undefined;
+      return value === undefined ? [] : [[name, value]];
+    }),
+  );
+  let egress: unknown = template.egress;
+  if (template.egress.kind !== 'none') {
+    if (bindings.egressSocket === null) {
+      throw new CitadelError('LAUNCH_SPEC_INVALID', `${template.egress.kind} egress needs its bridge socket`, { details: { egress: template.egress.kind } });
+    }
+    egress = { ...template.egress, socket: bindings.egressSocket };
+  }
+  return parseContainmentPolicy({
+    backend: template.backend,
+    read_only: template.read_only.map(pathOf),
+    read_write: template.read_write.map(pathOf),
+    tmpfs: template.tmpfs.map(pathOf),
+    env,
+    egress,
+    cwd: pathOf(template.cwd),
+  });
+}
+
+/**
+ * The digest a contract and a receipt bind. Root lists, names and cloud hosts are sets (no backend
+ * gives their order a meaning), so they are sorted first: the same policy always has one digest.
+ */
+export function containmentDigest(template: ContainmentTemplate): Digest {
+  const sorted = (items: readonly string[]): string[] => [...items].sort();
+  return digestOf({
+    ...template,
+    read_only: sorted(template.read_only),
+    read_write: sorted(template.read_write),
+    tmpfs: sorted(template.tmpfs),
+    env_names: sorted(template.env_names),
+    egress: template.egress.kind === 'cloud' ? { ...template.egress, hosts: sorted(template.egress.hosts) } : template.egress,
+  });
+}
+
+/** True when `inner` is `outer` or lies below it (both normalized absolute paths). */
+export function isWithin(inner: string, outer: string): boolean {
+  return inner === outer || inner.startsWith(`${outer}/`);
+}
+
+function isNormalAbsolutePath(p: string): boolean {
+  if (!p.startsWith('/') || p === '/') return false;
+  return p
+    .slice(1)
+    .split('/')
+    .every((segment) => segment !== '' && segment !== '.' && segment !== '..');
+}
+
+/** One root (or name) in one place: the same one listed twice, or as both read-only and read-write, is ambiguous. */
+function refineDistinct(lists: Readonly<Record<string, readonly string[]>>, ctx: z.RefinementCtx): void {
+  const seen = new Set<string>();
+  for (const [key, items] of Object.entries(lists)) {
+    items.forEach((item, index) => {
+      if (seen.has(item)) ctx.addIssue({ code: 'custom', path: [key, index], ...custom('duplicate', `"${item}" is listed more than once`) });
+      seen.add(item);
+    });
+  }
+}

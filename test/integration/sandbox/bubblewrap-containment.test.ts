@@ -1,0 +1,313 @@
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { bubblewrapBackend } from '../../../main/sandbox/bubblewrap';
+import { writeLaunchFiles } from '../../../main/sandbox/generated-etc';
+import { BUILTIN_SANDBOX_BACKENDS, sandboxReadiness } from '../../../main/sandbox/registry';
+import type { SandboxLauncher } from '../../../main/sandbox/sandbox-backend';
+import { isCitadelError } from '../../../shared/errors';
+import type { ContainmentPolicy } from '../../../shared/sandbox/containment-policy';
+import { useTempDirs } from '../../support/temp-dir';
+
+// Real bubblewrap, real child processes. Every denial is paired with the same probe run on the
+// host without the sandbox, which must succeed: a probe that cannot succeed proves nothing.
+
+const NODE = realpathSync(process.execPath);
+const NODE_ROOT = path.dirname(path.dirname(NODE));
+const tempDir = useTempDirs();
+const cleanups: (() => void | Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+let launcher: SandboxLauncher;
+beforeAll(async () => {
+  launcher = await bubblewrapBackend.probe(process.env);
+});
+
+interface Finished {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function run(command: string, args: readonly string[], options: { env: NodeJS.ProcessEnv; cwd: string }): Promise<Finished> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'], shell: false });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** A node one-liner; inside the sandbox node comes from the read-only toolchain root. */
+const node = (code: string, ...args: string[]): [string, string[]] => [NODE, ['-e', code, ...args]];
+const READ = node("process.stdout.write(require('node:fs').readFileSync(process.argv[1], 'utf8'))");
+const WRITE = node("require('node:fs').writeFileSync(process.argv[1], 'written by the probe')");
+const CONNECT = `
+  const target = process.argv[2] === undefined ? { path: process.argv[1] } : { host: process.argv[1], port: Number(process.argv[2]) };
+  const socket = require('node:net').connect(target);
+  socket.setTimeout(3000, () => socket.destroy(new Error('TIMEOUT')));
+  socket.on('data', (data) => { process.stdout.write('connected:' + data); socket.end(); });
+  socket.on('error', (error) => { process.stdout.write('refused:' + (error.code ?? error.message)); process.exitCode = 1; });`;
+const connectTo = (...target: string[]): [string, string[]] => node(CONNECT, ...target);
+
+/** A fork-like layout: the branch's worktree and a sibling inside the operator's checkout, beside an operator home. */
+function layout() {
+  const base = realpathSync(tempDir('citadel-sandbox-'));
+  const parent = path.join(base, 'parent-checkout');
+  const worktree = path.join(parent, '.citadel/forks/f1/worktrees/b1');
+  const sibling = path.join(parent, '.citadel/forks/f1/worktrees/b2');
+  const home = path.join(base, 'operator-home');
+  const toolchain = path.join(base, 'toolchain');
+  for (const dir of [worktree, sibling, path.join(home, '.ssh'), toolchain]) mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(parent, '.env'), 'PARENT_SECRET=1');
+  writeFileSync(path.join(sibling, 'result.txt'), 'SIBLING_RESULT');
+  writeFileSync(path.join(home, '.ssh/id_ed25519'), 'OPERATOR_KEY');
+  writeFileSync(path.join(toolchain, 'tool.txt'), 'TOOL');
+  const policy: ContainmentPolicy = {
+    backend: 'bubblewrap',
+    read_only: [toolchain, ...(NODE_ROOT.startsWith('/usr/') || NODE_ROOT === '/usr' ? [] : [NODE_ROOT])],
+    read_write: [worktree],
+    tmpfs: [],
+    env: { PATH: '/usr/bin:/bin', HOME: worktree, LANG: 'C.UTF-8' },
+    egress: { kind: 'none' },
+    cwd: worktree,
+  };
+  return { base, parent, worktree, sibling, home, toolchain, policy, launchDir: path.join(base, 'launch') };
+}
+type Layout = ReturnType<typeof layout>;
+
+/** The launch as the supervisor will make it, spawned with the host's whole environment so that --clearenv is what hides it. */
+async function contained(at: Layout, [command, args]: [string, string[]], options: { policy?: ContainmentPolicy; env?: NodeJS.ProcessEnv; edit?: (argv: string[]) => string[] } = {}): Promise<Finished> {
+  const policy = options.policy ?? at.policy;
+  const launch = launcher.launchSpec(policy, { command, args }, at.launchDir);
+  await writeLaunchFiles(launch.files);
+  return run(launch.command, options.edit ? options.edit([...launch.args]) : launch.args, { env: options.env ?? process.env, cwd: policy.cwd });
+}
+
+/** The same probe on the host, uncontained: the control. */
+function onHost(at: Layout, [command, args]: [string, string[]], env: NodeJS.ProcessEnv = process.env): Promise<Finished> {
+  return run(command, args, { env, cwd: at.worktree });
+}
+
+/** Drops flag pairs such as `--cap-drop ALL` from an argv (for the controls that show why they are there). */
+const without = (...pairs: [string, string][]) => (argv: string[]): string[] =>
+  argv.filter((arg, i) => !pairs.some(([flag, value]) => (arg === flag && argv[i + 1] === value) || (arg === value && argv[i - 1] === flag)));
+
+function listen(server: Server, ...address: [string] | [number, string]): Promise<void> {
+  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return new Promise((resolve) => {
+    if (address.length === 1) server.listen(address[0], () => resolve());
+    else server.listen(address[0], address[1], () => resolve());
+  });
+}
+
+const answering = (reply: string): Server => createServer((socket) => socket.end(reply));
+
+describe('bubblewrap containment (real bwrap)', () => {
+  it('is ready here: bwrap on PATH, its version read, a trial sandbox started', async () => {
+    expect(launcher.version).toMatch(/^bubblewrap \d+\.\d+/);
+    expect(await sandboxReadiness('linux', BUILTIN_SANDBOX_BACKENDS, process.env)).toEqual({
+      backend: 'bubblewrap',
+      ready: true,
+      executable: launcher.executable,
+      version: launcher.version,
+      problem: null,
+      install: null,
+    });
+  });
+
+  it('runs in its worktree with exactly the policy environment, writes the worktree and reads a read-only root', async () => {
+    const at = layout();
+    const probe = node(
+      "const fs = require('node:fs'); fs.writeFileSync('out.txt', 'from inside'); process.stdout.write(JSON.stringify({ cwd: process.cwd(), env: process.env, tool: fs.readFileSync(process.argv[1], 'utf8') }))",
+      path.join(at.toolchain, 'tool.txt'),
+    );
+    const inside = await contained(at, probe, { env: { ...process.env, CITADEL_PROBE_SECRET: 'host-only' } });
+    expect(inside.code, inside.stderr).toBe(0);
+    // bwrap itself sets PWD to the --chdir directory; nothing else is added.
+    expect(JSON.parse(inside.stdout)).toEqual({ cwd: at.worktree, env: { ...at.policy.env, PWD: at.worktree }, tool: 'TOOL' });
+    expect(readFileSync(path.join(at.worktree, 'out.txt'), 'utf8')).toBe('from inside');
+  });
+
+  it.each([
+    ['a sibling worktree', (at: Layout) => path.join(at.sibling, 'result.txt'), 'SIBLING_RESULT'],
+    ['an untracked file of the parent checkout', (at: Layout) => path.join(at.parent, '.env'), 'PARENT_SECRET=1'],
+    ['the operator home', (at: Layout) => path.join(at.home, '.ssh/id_ed25519'), 'OPERATOR_KEY'],
+  ])('cannot read %s', async (_what, file, content) => {
+    const at = layout();
+    const probe = [READ[0], [...READ[1], file(at)]] as [string, string[]];
+    expect((await onHost(at, probe)).stdout).toBe(content);
+    const inside = await contained(at, probe);
+    expect(inside.code).not.toBe(0);
+    expect(inside.stdout).toBe('');
+    expect(inside.stderr).toContain('ENOENT');
+  });
+
+  it('cannot write the host /tmp (the parent checkout lives there in this test): writes land in a private tmpfs', async () => {
+    const at = layout();
+    const targets = [path.join(tmpdir(), `citadel-sandbox-escape-${process.pid}-${Date.now()}`), path.join(at.parent, 'planted.txt')];
+    for (const target of targets) {
+      cleanups.push(() => rmSync(target, { force: true }));
+      const probe = [WRITE[0], [...WRITE[1], target]] as [string, string[]];
+      expect((await onHost(at, probe)).code).toBe(0);
+      expect(existsSync(target)).toBe(true);
+      rmSync(target);
+      expect((await contained(at, probe)).code).toBe(0);
+      expect(existsSync(target)).toBe(false);
+    }
+  });
+
+  it.each([
+    ['a read-only root', (at: Layout) => path.join(at.toolchain, 'planted.txt'), 'EROFS'],
+    ['a host directory it was not given', (at: Layout) => path.join(at.home, 'planted.txt'), 'ENOENT'],
+  ])('cannot write %s', async (_what, file, code) => {
+    const at = layout();
+    const target = file(at);
+    const probe = [WRITE[0], [...WRITE[1], target]] as [string, string[]];
+    expect((await onHost(at, probe)).code).toBe(0);
+    rmSync(target);
+    const inside = await contained(at, probe);
+    expect(inside.code).not.toBe(0);
+    expect(inside.stderr).toContain(code);
+    expect(existsSync(target)).toBe(false);
+  });
+
+  it('cannot remount a read-only root writable; as root, without --cap-drop ALL and the uid mapping it could', async () => {
+    const at = layout();
+    const tool = path.join(at.toolchain, 'tool.txt');
+    const remount = ['/bin/sh', ['-c', 'mount -o remount,bind,rw "$1" && echo changed >> "$1/tool.txt"', 'sh', at.toolchain]] as [string, string[]];
+    const inside = await contained(at, remount);
+    expect(inside.code).not.toBe(0);
+    expect(readFileSync(tool, 'utf8')).toBe('TOOL');
+    if (process.getuid?.() !== 0) return; // the control needs a root operator, the case the flags are for
+    const unhardened = await contained(at, remount, { edit: without(['--uid', '1000'], ['--gid', '1000'], ['--cap-drop', 'ALL']) });
+    expect(unhardened.code, unhardened.stderr).toBe(0);
+    expect(readFileSync(tool, 'utf8')).toBe('TOOLchanged\n');
+  });
+
+  it('does not see the host environment, only what the policy sets', async () => {
+    const at = layout();
+    const env = { ...process.env, CITADEL_PROBE_SECRET: 'host-only' };
+    const printEnv = ['/usr/bin/env', []] as [string, string[]];
+    expect((await onHost(at, printEnv, env)).stdout).toContain('CITADEL_PROBE_SECRET=host-only');
+    const inside = await contained(at, printEnv, { env });
+    const expected = { ...at.policy.env, PWD: at.worktree };
+    expect(inside.stdout.trim().split('\n').sort()).toEqual(Object.entries(expected).map(([name, value]) => `${name}=${value}`).sort());
+  });
+
+  it('cannot reach the D-Bus session (the Secret Service) by its socket', async () => {
+    const at = layout();
+    // The tests run on a real session bus (with-secret-service.sh); without one, a stand-in socket.
+    let bus = /unix:path=([^,;]+)/.exec(process.env['DBUS_SESSION_BUS_ADDRESS'] ?? '')?.[1];
+    if (bus === undefined) {
+      bus = path.join(at.home, 'bus');
+      await listen(answering('bus'), bus);
+    }
+    const probe = node(`${CONNECT}; socket.on('connect', () => { process.stdout.write('connected'); socket.destroy(); })`, bus);
+    expect((await onHost(at, probe)).stdout).toMatch(/^connected/);
+    const inside = await contained(at, probe);
+    expect(inside.stdout).toBe('refused:ENOENT');
+  });
+
+  it("cannot read another process's /proc/<pid>/environ", async () => {
+    const at = layout();
+    const other = spawn('/bin/sleep', ['30'], { env: { OTHER_PROCESS_SECRET: 'in-environ' }, stdio: 'ignore' });
+    cleanups.push(() => void other.kill('SIGKILL'));
+    const probe = [READ[0], [...READ[1], `/proc/${other.pid}/environ`]] as [string, string[]];
+    expect((await onHost(at, probe)).stdout).toContain('OTHER_PROCESS_SECRET=in-environ');
+    const inside = await contained(at, probe);
+    expect(inside.code).not.toBe(0);
+    expect(inside.stdout).not.toContain('in-environ');
+  });
+
+  it('reaches no host loopback port, only the egress bridge socket it is given', async () => {
+    const at = layout();
+    const provider = answering('provider');
+    await listen(provider, 0, '127.0.0.1');
+    const port = String((provider.address() as AddressInfo).port);
+    const socket = path.join(at.base, 'egress.sock');
+    await listen(answering('bridge'), socket);
+    const policy: ContainmentPolicy = { ...at.policy, egress: { kind: 'loopback', host: '127.0.0.1', port: Number(port), socket } };
+
+    expect((await onHost(at, connectTo('127.0.0.1', port))).stdout).toBe('connected:provider');
+    expect((await contained(at, connectTo('127.0.0.1', port), { policy })).stdout).toBe('refused:ECONNREFUSED');
+    expect((await contained(at, connectTo(socket), { policy })).stdout).toBe('connected:bridge');
+    expect((await contained(at, connectTo(socket))).stdout).toBe('refused:ENOENT');
+  });
+
+  it('leaves no process behind: a setsid child stops when the sandbox ends', async () => {
+    const at = layout();
+    // The ticker stops by itself after about 5 s, so a broken sandbox cannot leave it running for good.
+    const ticker = 'echo $$ > "$1.pid"; i=0; while [ $i -lt 100 ]; do echo tick >> "$1"; sleep 0.05; i=$((i+1)); done';
+    const script = `setsid sh -c '${ticker}' sh "$1" </dev/null >/dev/null 2>&1 & sleep 0.3`;
+    const grows = async (marker: string): Promise<boolean> => {
+      const before = statSync(marker).size;
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      return statSync(marker).size > before;
+    };
+
+    const hostMarker = path.join(at.base, 'host-marker');
+    expect((await onHost(at, ['/bin/sh', ['-c', script, 'sh', hostMarker]])).code).toBe(0);
+    const hostTicker = Number(readFileSync(`${hostMarker}.pid`, 'utf8'));
+    cleanups.push(() => {
+      try {
+        process.kill(hostTicker, 'SIGKILL');
+      } catch {
+        // it already ended by itself
+      }
+    });
+    expect(await grows(hostMarker)).toBe(true);
+
+    const marker = path.join(at.worktree, 'marker');
+    const inside = await contained(at, ['/bin/sh', ['-c', script, 'sh', marker]]);
+    expect(inside.code, inside.stderr).toBe(0);
+    expect(statSync(marker).size).toBeGreaterThan(0);
+    expect(await grows(marker)).toBe(false);
+  });
+
+  it('lets a runtime start its own nested bwrap (Codex), which --cap-drop ALL alone breaks for root', async () => {
+    const at = layout();
+    const nested = ['bwrap', ['--unshare-all', '--ro-bind', '/', '/', '--', '/usr/bin/true']] as [string, string[]];
+    const inside = await contained(at, nested);
+    expect(inside.code, inside.stderr).toBe(0);
+    if (process.getuid?.() !== 0) return;
+    const capDropOnly = await contained(at, nested, { edit: without(['--uid', '1000'], ['--gid', '1000']) });
+    expect(capDropOnly.code).not.toBe(0);
+    expect(capDropOnly.stderr).toContain('uid map');
+  });
+});
+
+describe('bubblewrap readiness', () => {
+  it('is SANDBOX_UNAVAILABLE, naming the package, when bwrap is not on PATH', async () => {
+    const emptyBin = tempDir('citadel-no-bwrap-');
+    const refusal = await bubblewrapBackend.probe({ PATH: emptyBin }).catch((error: unknown) => error);
+    expect(isCitadelError(refusal) && refusal.code).toBe('SANDBOX_UNAVAILABLE');
+    expect(isCitadelError(refusal) && refusal.details).toEqual({
+      backend: 'bubblewrap',
+      problem: 'bwrap was not found on PATH',
+      install: 'bubblewrap (apt-get install bubblewrap, dnf install bubblewrap)',
+    });
+    expect(await sandboxReadiness('linux', BUILTIN_SANDBOX_BACKENDS, { PATH: emptyBin })).toMatchObject({ backend: 'bubblewrap', ready: false, install: expect.stringContaining('bubblewrap') });
+  });
+
+  it('is SANDBOX_UNAVAILABLE when the trial sandbox fails (user namespaces disabled)', async () => {
+    const bin = tempDir('citadel-fake-bwrap-');
+    const fake = path.join(bin, 'bwrap');
+    writeFileSync(fake, '#!/bin/sh\nif [ "$1" = --version ]; then echo "bubblewrap 0.8.0"; exit 0; fi\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n');
+    chmodSync(fake, 0o755);
+    const refusal = await bubblewrapBackend.probe({ PATH: bin }).catch((error: unknown) => error);
+    expect(isCitadelError(refusal) && refusal.code).toBe('SANDBOX_UNAVAILABLE');
+    expect(isCitadelError(refusal) && refusal.details).toMatchObject({
+      problem: 'a trial bwrap sandbox failed: bwrap: No permissions to create new namespace',
+      install: expect.stringContaining('user namespaces'),
+    });
+  });
+});

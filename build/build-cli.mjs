@@ -12,7 +12,7 @@ export async function buildCli() {
     entryPoints: {
       citadel: 'main/cli/citadel.ts',
       supervisor: 'main/runtimes/supervisor/supervisor-main.ts',
-      'simulated-runtime': 'main/demo/simulated-runtime.ts',
+      'simulated-runtime': 'main/demo/simulated-runtime/index.ts',
     },
     outdir: 'out/cli',
     outExtension: { '.js': '.mjs' },

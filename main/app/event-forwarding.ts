@@ -1,6 +1,6 @@
 import type { ForkEvent } from '../../shared/fork/events';
 import { EVENT_CHANNEL } from '../../shared/ipc/contract';
-import type { MissionControlService } from '../mission-control/service-interface';
+import type { MissionControlService } from '../mission-control/service';
 
 /** The slice of a BrowserWindow's WebContents that receives events. */
 export interface EventReceiver {

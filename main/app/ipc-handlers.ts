@@ -1,9 +1,16 @@
-import type { z } from 'zod';
 import { CitadelError, isCitadelError, type CitadelErrorData } from '../../shared/errors';
-import { APP_CHANNEL_NAMES, APP_CHANNELS, appIpcChannelName, type AppChannelName, type AppChannelRequest, type AppChannelResponse } from '../../shared/ipc/app-channels';
-import { CHANNEL_NAMES, IPC_CHANNELS, ipcChannelName } from '../../shared/ipc/contract';
-import { zodViolations } from '../../shared/zod-violations';
-import type { MissionControlService } from '../mission-control/service-interface';
+import {
+  APP_CHANNEL_NAMES,
+  APP_CHANNELS,
+  appIpcChannelName,
+  parseAppRequest,
+  type AppChannelName,
+  type AppChannelRequest,
+  type AppChannelResponse,
+} from '../../shared/ipc/app-channels';
+import { CHANNEL_NAMES, ipcChannelName } from '../../shared/ipc/contract';
+import { requestInvalid } from '../../shared/ipc/define-channels';
+import type { MissionControlService } from '../mission-control/service';
 
 /** The part of Electron's `ipcMain` used here; tests pass a fake. */
 export interface IpcMainLike<E> {
@@ -18,23 +25,24 @@ export type AppChannelHandlers = { [C in AppChannelName]: (request: AppChannelRe
 
 /**
  * One `ipcMain.handle` per contract channel, generated from IPC_CHANNELS. Each handler refuses an
- * untrusted sender, takes exactly one argument, parses it with the channel's strict request
- * schema (dropping bad input before the service sees it) and answers with the service's typed
- * reply. Returns the unregistration.
+ * untrusted sender, takes exactly one argument and hands it to the service, which parses it with
+ * the channel's strict request schema (as it does for the web host) before anything runs, and
+ * answers with its typed reply. Returns the unregistration.
  */
 export function registerIpcHandlers<E>(ipcMain: IpcMainLike<E>, service: MissionControlService, isTrustedSender: (event: E) => boolean): () => void {
-  return registerTable(ipcMain, isTrustedSender, CHANNEL_NAMES, ipcChannelName, (channel) => IPC_CHANNELS[channel].request, (channel, request) =>
-    service.handle(channel, request),
-  );
+  return registerTable(ipcMain, isTrustedSender, CHANNEL_NAMES, ipcChannelName, (channel, payload) => service.handle(channel, payload));
 }
 
 /**
- * The same for the Electron-only APP_CHANNELS. A thrown CitadelError becomes a typed refusal, and
- * an answer outside the channel's response schema an INTERNAL_ERROR, as the service does.
+ * The same for the Electron-only APP_CHANNELS, which have no service: the request is parsed here,
+ * a thrown CitadelError becomes a typed refusal, and an answer outside the channel's response
+ * schema an INTERNAL_ERROR, as the service does.
  */
 export function registerAppIpcHandlers<E>(ipcMain: IpcMainLike<E>, handlers: AppChannelHandlers, isTrustedSender: (event: E) => boolean): () => void {
-  return registerTable(ipcMain, isTrustedSender, APP_CHANNEL_NAMES, appIpcChannelName, (channel) => APP_CHANNELS[channel].request, async (channel, request) => {
-    const value = await (handlers[channel] as (request: unknown) => Promise<unknown>)(request);
+  return registerTable(ipcMain, isTrustedSender, APP_CHANNEL_NAMES, appIpcChannelName, async (channel, payload) => {
+    const call = parseAppRequest(channel, payload);
+    if (!call.ok) return refuse(call.error);
+    const value = await (handlers[channel] as (request: unknown) => Promise<unknown>)(call.value.request);
     const response = APP_CHANNELS[channel].response.safeParse(value);
     if (!response.success) throw new CitadelError('INTERNAL_ERROR', `the "${channel}" answer did not match its schema`, { details: { channel } });
     return { ok: true, value: response.data };
@@ -46,28 +54,16 @@ function registerTable<E, N extends string>(
   isTrustedSender: (event: E) => boolean,
   channels: readonly N[],
   ipcName: (channel: N) => string,
-  requestSchema: (channel: N) => z.ZodType,
-  call: (channel: N, request: unknown) => Promise<unknown>,
+  call: (channel: N, payload: unknown) => Promise<unknown>,
 ): () => void {
   for (const channel of channels) {
     ipcMain.handle(ipcName(channel), async (event, ...args) => {
       if (!isTrustedSender(event)) {
         return refuse(new CitadelError('IPC_SENDER_REFUSED', `"${channel}" was called from outside the app's own window`, { details: { channel } }));
       }
-      if (args.length !== 1) {
-        return refuse(new CitadelError('IPC_REQUEST_INVALID', `"${channel}" takes exactly one request, got ${args.length}`, { details: { channel } }));
-      }
-      const parsed = requestSchema(channel).safeParse(args[0]);
-      if (!parsed.success) {
-        return refuse(
-          new CitadelError('IPC_REQUEST_INVALID', `the "${channel}" request is invalid`, {
-            violations: zodViolations(parsed.error.issues, [], args[0]),
-            details: { channel },
-          }),
-        );
-      }
+      if (args.length !== 1) return refuse(requestInvalid(channel, `"${channel}" takes exactly one request, got ${args.length}`));
       try {
-        return await call(channel, parsed.data);
+        return await call(channel, args[0]);
       } catch (error) {
         // The service never throws by contract; anything that does still crosses as a typed value,
         // and its detail stays in the main process's log rather than reaching the renderer.

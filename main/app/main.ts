@@ -4,9 +4,8 @@
  */
 import { app, BrowserWindow, dialog, ipcMain, session } from 'electron';
 import { fileURLToPath } from 'node:url';
-import { cliOrchestratorContext } from '../cli/orchestrator-context';
-import { createMissionControlService } from '../mission-control/service';
-import type { MissionControlService } from '../mission-control/service-interface';
+import { openOrchestratorContext } from '../host/open-context';
+import { createMissionControlService, type MissionControlService } from '../mission-control/service';
 import { appDialogHandlers } from './app-dialogs';
 import { APP_ENTRY_URL } from './app-origin';
 import { registerAppScheme, serveRenderer } from './app-protocol';
@@ -46,7 +45,7 @@ async function start(): Promise<void> {
         'Install Node.js, or set CITADEL_NODE to its absolute path.',
     );
   }
-  const ctx = await cliOrchestratorContext({ supervisorScript: supervisorScriptPath(app.getAppPath()) });
+  const ctx = await openOrchestratorContext({ supervisorScript: supervisorScriptPath(app.getAppPath()) });
   const service = createMissionControlService({ ...ctx, nodeExecPath: node.execPath });
 
   const trusted = createTrustedSenders();

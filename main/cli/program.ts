@@ -2,7 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { CitadelError } from '../../shared/errors';
 import { demoCommand } from './commands/demo';
 import { executorsValidate } from './commands/executors-validate';
-import { registerForkCommands } from './commands/fork-commands';
+import { registerForkCommands } from './commands/fork';
 import { registerMissionControlCommand } from './commands/mission-control';
 import { runtimesCommand } from './commands/runtimes';
 import { asCitadelError, EXIT_OK, EXIT_USAGE, printError, type Io } from './output';

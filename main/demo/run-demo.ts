@@ -7,18 +7,8 @@ import { CitadelError } from '../../shared/errors';
 import type { Comparison } from '../../shared/fork/compare';
 import type { ForkRecord } from '../../shared/fork/fork-record';
 import type { LandingCheck, SelectionRecord } from '../../shared/fork/landing';
-import { ProofReportSchema, ReplaySchema } from '../../shared/publish/replay';
-import { land } from '../landing/land';
-import { landingChecks } from '../landing/landing-checks';
-import { compareFork } from '../orchestrator/compare-fork';
-import { landingInputFor } from '../orchestrator/land-fork';
-import { selectBranch } from '../orchestrator/select-branch';
-import { buildProof } from '../publish/build-proof';
-import { buildReplay } from '../publish/build-replay';
-import { renderPublic, writePublic } from '../publish/export-public';
-import type { OrchestratorContext } from '../orchestrator/context';
-import { createFork } from '../orchestrator/create-fork';
-import { driveFork } from '../orchestrator/drive-fork';
+import type { OrchestratorContext } from '../host/context';
+import { compareFork, confirmLanding, exportProof, exportReplay, forkStatus, landingChecks, selectBranch, startFork } from '../orchestrator';
 import { createDemoRepository, DEMO_FIXED_SUM, DEMO_WRONG_SUM } from './demo-repository';
 import { installSimulatedRuntimes } from './simulated-runtime';
 
@@ -79,9 +69,8 @@ export async function runDemo(host: DemoHost, parentEnv: Readonly<Record<string,
   const weakerKeyStore = !keychain.ready && env.CITADEL_KEYSTORE === undefined;
   if (weakerKeyStore) ctx = await host.context({ ...env, CITADEL_KEYSTORE: 'file' }, events);
 
-  const created = await createFork(ctx, { objective: DEMO_OBJECTIVE, executors: { kind: 'executors', profiles: DEMO_PROFILES }, repo, workflowFile, demo: true });
-  const forkId = created.record.fork_id;
-  await driveFork(ctx, forkId, 'all');
+  const started = await startFork(ctx, { objective: DEMO_OBJECTIVE, executors: { kind: 'executors', profiles: DEMO_PROFILES }, repo, workflowFile, demo: true }, { collect: 'wait' });
+  const forkId = started.record.fork_id;
 
   // The operator's steps, as the CLI runs them: compare, select the recommendation, check, confirm.
   const comparison = await compareFork(ctx, forkId);
@@ -89,18 +78,16 @@ export async function runDemo(host: DemoHost, parentEnv: Readonly<Record<string,
     throw new CitadelError('INTERNAL_ERROR', `the demo expected a recommendation, got ${comparison.outcome}`);
   }
   const selection = await selectBranch(ctx, forkId, { branchId: comparison.recommended_branch_id, actor: 'citadel-demo', reason: 'The only branch whose verifier passed.' });
-  const input = await landingInputFor(ctx, forkId);
-  const plan = await landingChecks(input);
+  const plan = await landingChecks(ctx, forkId);
   if (plan.token === null) throw new CitadelError('INTERNAL_ERROR', 'the demo expected every landing check to pass');
-  const landed = await land(input, plan.token);
+  const landed = await confirmLanding(ctx, forkId, plan.token);
 
   const replayFile = path.join(scratch, `${forkId}.replay.json`);
   const proofFile = path.join(scratch, `${forkId}.proof.json`);
-  await writePublic(await renderPublic(await buildReplay(ctx, forkId), ReplaySchema), replayFile);
-  const proof = await renderPublic(await buildProof(ctx, forkId), ProofReportSchema);
-  await writePublic(proof, proofFile);
+  await exportReplay(ctx, forkId, replayFile);
+  const proof = await exportProof(ctx, forkId, proofFile);
   return {
-    record: await ctx.store.readRecord(forkId),
+    record: await forkStatus(ctx, forkId),
     scratch,
     repo,
     weakerKeyStore,

@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import type { KeyObject } from 'node:crypto';
+import { z } from 'zod';
 import { digestOf } from '../../shared/digest';
 import type { EnvelopeRejectionReason } from '../../shared/evidence/signed-envelope';
 import { branchIdFor } from '../../shared/executors/executor-set-description';
@@ -10,9 +10,11 @@ import { ContractV1Schema, ContractV2Schema, type Contract } from '../../shared/
 import type { BranchRecord, ForkRecord } from '../../shared/fork/fork-record';
 import { modelProof } from '../../shared/fork/model-proof';
 import { branchResultOf, ExecutionReceiptSchema, ForkReceiptSchema, ObservationSchema, type ExecutionReceipt, type Observation } from '../../shared/fork/receipts';
-import { branchFiles, type BranchFiles } from '../orchestrator/branch-files';
-import type { OrchestratorContext } from '../orchestrator/context';
-import { ForkRequestSchema, SignerRecordSchema, type ForkRequest } from '../orchestrator/fork-request';
+import { ForkRequestSchema, SignerRecordSchema, type ForkRequest } from '../../shared/fork/fork-request';
+import { attemptFiles, type AttemptFiles } from '../store/fork-layout';
+import type { ForkRoot } from '../store/fork-root';
+import type { ForkStore } from '../store/fork-store';
+import { readStoredJson, UNTRUSTED } from '../store/read-stored-json';
 import { publicKeyDigest, publicKeyFromHex, rawPublicKey } from './signing/public-key';
 import { verifyEnvelope } from './signing/verify-envelope';
 
@@ -25,6 +27,12 @@ export interface VerifiedFork {
   readonly branches: readonly BranchEvidence[];
 }
 
+/** Where a fork's stored files are (an OrchestratorContext is one). */
+export interface StoredForks {
+  readonly root: ForkRoot;
+  readonly store: ForkStore;
+}
+
 /**
  * Re-verifies a fork from its stored files, which are untrusted input: the contract against its
  * digest, the signer against the contract, each execution receipt and (schema 2) fork receipt
@@ -32,35 +40,35 @@ export interface VerifiedFork {
  * signed facts. A stored `receipt_verified` or `trusted` flag is never read as evidence: extra
  * fields make the strict schemas reject the object.
  */
-export async function verifyFork(ctx: OrchestratorContext, forkId: string): Promise<VerifiedFork> {
+export async function verifyFork(ctx: StoredForks, forkId: string): Promise<VerifiedFork> {
   const record = await ctx.store.readRecord(forkId);
   const forkReasons: VerificationReason[] = [];
   const contractSchema = record.schema_version === 1 ? ContractV1Schema : ContractV2Schema;
-  const contract = contractSchema.safeParse(await readJsonFile(ctx.store.file(forkId, 'contract')).catch(() => null));
-  if (!contract.success || digestOf(contract.data) !== record.contract_digest) forkReasons.push('contract_digest_mismatch');
-  const signer = SignerRecordSchema.safeParse(await readJsonFile(ctx.store.file(forkId, 'signer')).catch(() => null));
-  const request = ForkRequestSchema.safeParse(await readJsonFile(ctx.store.file(forkId, 'request')).catch(() => null));
+  const contract = await readStoredJson(ctx.store.file(forkId, 'contract'), contractSchema, UNTRUSTED);
+  if (contract.status !== 'valid' || digestOf(contract.value) !== record.contract_digest) forkReasons.push('contract_digest_mismatch');
+  const signer = await readStoredJson(ctx.store.file(forkId, 'signer'), SignerRecordSchema, UNTRUSTED);
+  const request = await readStoredJson(ctx.store.file(forkId, 'request'), ForkRequestSchema, UNTRUSTED);
 
   let publicKey: KeyObject | null = null;
-  if (signer.success) {
+  if (signer.status === 'valid') {
     try {
-      publicKey = publicKeyFromHex(signer.data.public_key_hex);
+      publicKey = publicKeyFromHex(signer.value.public_key_hex);
     } catch {
       publicKey = null;
     }
   }
-  const c = contract.success ? contract.data : null;
+  const c = contract.status === 'valid' ? contract.value : null;
   // The stored key digest is a stored fact too: it must be the digest of the stored key.
   const keyDigest = publicKey === null ? null : publicKeyDigest(rawPublicKey(publicKey));
-  if (keyDigest === null || !signer.success || signer.data.public_key_digest !== keyDigest) forkReasons.push('signer_key_mismatch');
+  if (keyDigest === null || signer.status !== 'valid' || signer.value.public_key_digest !== keyDigest) forkReasons.push('signer_key_mismatch');
   else if (c && 'signer_public_key_digest' in c && 'issuer_id' in c) {
-    if (keyDigest !== c.signer_public_key_digest || signer.data.issuer_id !== c.issuer_id) {
+    if (keyDigest !== c.signer_public_key_digest || signer.value.issuer_id !== c.issuer_id) {
       forkReasons.push('signer_key_mismatch');
     }
   }
-  const profiles = request.success ? request.data.profiles : [];
+  const profiles = request.status === 'valid' ? request.value.profiles : [];
   if (record.schema_version === 2) {
-    const setDigest = request.success ? executorSetDigest(profiles) : null;
+    const setDigest = request.status === 'valid' ? executorSetDigest(profiles) : null;
     if (setDigest === null || setDigest !== record.executor_set_digest || !c || !('executor_set_digest' in c) || c.executor_set_digest !== setDigest) {
       forkReasons.push('executor_set_mismatch');
     }
@@ -68,7 +76,7 @@ export async function verifyFork(ctx: OrchestratorContext, forkId: string): Prom
     // Schema 1 binds no executor set: its profiles must be exactly the legacy ones (decisions D4),
     // or an edited request.json would change the requested model shown beside a verified branch.
     const legacy = synthesizeLegacyProfiles(profiles.map((p) => p.runtime).join(','));
-    if (!request.success || !legacy.ok || executorSetDigest(legacy.value) !== executorSetDigest(profiles)) forkReasons.push('executor_set_mismatch');
+    if (request.status !== 'valid' || !legacy.ok || executorSetDigest(legacy.value) !== executorSetDigest(profiles)) forkReasons.push('executor_set_mismatch');
   }
   const requiredSteps = 2 + (c?.verifier.command ? 1 : 0);
   const branches = await Promise.all(
@@ -78,7 +86,7 @@ export async function verifyFork(ctx: OrchestratorContext, forkId: string): Prom
 }
 
 async function verifyBranch(
-  ctx: OrchestratorContext,
+  ctx: StoredForks,
   record: ForkRecord,
   contract: Contract | null,
   profiles: ForkRequest['profiles'],
@@ -114,8 +122,8 @@ async function verifyBranch(
     return result(null);
   }
   if (publicKey === null) return result(null);
-  const files = branchFiles(ctx, record.fork_id, branch.branch_id, branch.attempt);
-  const envelope = await readJsonFile(files.receipt).catch(missingOrMalformed);
+  const files = attemptFiles(ctx.root, record.fork_id, branch.branch_id, branch.attempt);
+  const envelope = await readEnvelope(files.receipt);
   if (envelope === undefined) {
     reasons.push('receipt_missing');
     return result(null);
@@ -144,7 +152,7 @@ async function verifyBranch(
 }
 
 async function verifyWrapper(
-  files: BranchFiles,
+  files: AttemptFiles,
   record: ForkRecord,
   contract: Contract | null,
   branch: BranchRecord,
@@ -153,7 +161,7 @@ async function verifyWrapper(
   publicKey: KeyObject,
   reasons: VerificationReason[],
 ): Promise<string | null> {
-  const envelope = await readJsonFile(files.forkReceipt).catch(missingOrMalformed);
+  const envelope = await readEnvelope(files.forkReceipt);
   if (envelope === undefined) {
     reasons.push('wrapper_missing');
     return null;
@@ -175,8 +183,8 @@ async function verifyWrapper(
   if (!bound) reasons.push('wrapper_binding_mismatch');
   const observation: Observation = { telemetry: receipt.telemetry, branch_result_digest: digestOf(branchResultOf(receipt)) };
   // The stored observation (what the wrapper signed) must be exactly the one recomputed from the receipt.
-  const stored = ObservationSchema.safeParse(await readJsonFile(files.observation).catch(() => null));
-  if (digestOf(observation) !== w.observation_digest || !stored.success || digestOf(stored.data) !== w.observation_digest) reasons.push('observation_mismatch');
+  const stored = await readStoredJson(files.observation, ObservationSchema, UNTRUSTED);
+  if (digestOf(observation) !== w.observation_digest || stored.status !== 'valid' || digestOf(stored.value) !== w.observation_digest) reasons.push('observation_mismatch');
   return checked.receipt_digest;
 }
 
@@ -186,12 +194,9 @@ function envelopeReason(which: 'receipt' | 'wrapper', reason: EnvelopeRejectionR
   return `${which}_malformed`;
 }
 
-/** A stored file that cannot be read is missing (undefined); one that is not JSON is null, which no envelope accepts. */
-function missingOrMalformed(error: unknown): null | undefined {
-  return error instanceof SyntaxError ? null : undefined;
-}
-
-async function readJsonFile(file: string): Promise<unknown> {
-  const text = await readFile(file, 'utf8');
-  return JSON.parse(text) as unknown;
+/** A stored envelope: one that cannot be read is missing (undefined); one that is not JSON is null, which no envelope accepts. */
+async function readEnvelope(file: string): Promise<unknown> {
+  const stored = await readStoredJson(file, z.unknown(), UNTRUSTED);
+  if (stored.status === 'unreadable') return undefined;
+  return stored.status === 'valid' ? stored.value : null;
 }

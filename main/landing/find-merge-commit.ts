@@ -1,6 +1,6 @@
 import { CitadelError } from '../../shared/errors';
-import { repositoryInfo } from '../git/repository-info';
-import { runGit, stdoutLine } from '../git/run-git';
+import { repositoryInfo } from '../git/repository';
+import { runGit, stdoutLine } from '../git/run';
 import type { LandingIntent } from './landing-journal';
 
 /**

@@ -1,6 +1,6 @@
 import { CitadelError, type ErrorCode } from '../../shared/errors';
 import type { LandingCheck, LandingResult } from '../../shared/fork/landing';
-import { mergeNoFf } from '../git/merge-no-ff';
+import { mergeNoFf } from '../git/merge';
 import type { Journal } from '../store/journal';
 import { assessLanding } from './assess-landing';
 import { commitTime } from './find-merge-commit';

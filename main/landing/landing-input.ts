@@ -1,5 +1,5 @@
 import type { SelectionRecord } from '../../shared/fork/landing';
-import type { OrchestratorContext } from '../orchestrator/context';
+import type { OrchestratorContext } from '../host/context';
 
 /** The caller's fresh cryptographic re-verification of a branch's receipt; a stored flag is never proof. */
 export interface ReceiptVerdict {

@@ -1,4 +1,4 @@
-import type { OrchestratorContext } from '../orchestrator/context';
+import type { OrchestratorContext } from '../host/context';
 import type { Journal } from '../store/journal';
 import { commitTime, findMergeCommit } from './find-merge-commit';
 import { landingJournalState } from './landing-journal';

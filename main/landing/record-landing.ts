@@ -1,8 +1,7 @@
 import { LandingRecordSchema, type LandingRecord } from '../../shared/fork/landing';
-import type { OrchestratorContext } from '../orchestrator/context';
-import { commitTransition } from '../orchestrator/record-transitions';
-import { writeJsonDurably } from '../store/atomic-file';
-import { landingFiles } from './landing-files';
+import type { OrchestratorContext } from '../host/context';
+import { commitTransition } from '../store/record-transitions';
+import { writePrivateJson } from '../store/atomic-file';
 import type { LandingIntent, LandingOutcome } from './landing-journal';
 
 /**
@@ -37,5 +36,5 @@ function fromIntent(intent: LandingIntent) {
 }
 
 async function writeLandingRecord(ctx: OrchestratorContext, record: LandingRecord): Promise<void> {
-  await writeJsonDurably(landingFiles(ctx.store, record.fork_id).record, LandingRecordSchema.parse(record), { mode: 0o600 });
+  await writePrivateJson(ctx.store.file(record.fork_id, 'landing'), LandingRecordSchema.parse(record));
 }

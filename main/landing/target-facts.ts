@@ -1,7 +1,6 @@
 import { CitadelError } from '../../shared/errors';
-import { isAncestor } from '../git/is-ancestor';
-import { repositoryInfo, type RepositoryInfo } from '../git/repository-info';
-import { revParse } from '../git/rev-parse';
+import { isAncestor, revParse } from '../git/refs';
+import { repositoryInfo, type RepositoryInfo } from '../git/repository';
 
 /** What the target repository says now. Facts of a repository other than the recorded one are never gathered. */
 export type TargetFacts =

@@ -1,4 +1,4 @@
-import type { OrchestratorContext } from '../orchestrator/context';
+import type { OrchestratorContext } from '../host/context';
 import { withForkLock } from '../store/fork-lock';
 import type { Journal } from '../store/journal';
 

@@ -1,6 +1,10 @@
-import type { OrchestratorContext } from '../orchestrator/context';
-import { describeError } from './describe-error';
-import { driveFailedEvent } from './drive-failure';
+import { isCitadelError } from '../../shared/errors';
+import type { ForkEvent } from '../../shared/fork/events';
+import type { OrchestratorContext } from '../host/context';
+import { CITADEL_RULES } from '../publish/redaction/citadel-rules';
+import { describeError } from './error-reply';
+
+const MAX_EVENT_MESSAGE = 2000;
 
 export interface BackgroundDrives {
   /** Runs `drive` (an orchestrator call that moves the fork on) without the caller waiting for it. */
@@ -36,5 +40,23 @@ export function createBackgroundDrives(ctx: OrchestratorContext, log: (line: str
     async drained() {
       while (drives.size > 0) await Promise.all(drives.keys());
     },
+  };
+}
+
+/**
+ * The `drive_failed` event for a background drive that threw. Events reach every subscriber, so
+ * the message is the typed error's own sentence only when the redaction rules find no local path
+ * or secret-like value in it; anything else is replaced, and the full error goes to the log.
+ */
+function driveFailedEvent(forkId: string, error: unknown): Extract<ForkEvent, { type: 'drive_failed' }> {
+  if (!isCitadelError(error)) {
+    return { type: 'drive_failed', fork_id: forkId, code: 'INTERNAL_ERROR', message: 'an unexpected error stopped the drive; the Mission Control log has its details' };
+  }
+  const safe = error.message.length <= MAX_EVENT_MESSAGE && !CITADEL_RULES.some((rule) => rule.matches(error.message));
+  return {
+    type: 'drive_failed',
+    fork_id: forkId,
+    code: error.code,
+    message: safe ? error.message : `${error.code} (the message names a local path or a secret-like value; the Mission Control log has it)`,
   };
 }

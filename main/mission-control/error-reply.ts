@@ -1,9 +1,12 @@
-import type { z } from 'zod';
-import { CitadelError, CitadelErrorDataSchema, isCitadelError, type CitadelErrorData } from '../../shared/errors';
-import { zodViolations } from '../../shared/zod-violations';
-import { describeError } from './describe-error';
+import { CitadelErrorDataSchema, isCitadelError, type CitadelErrorData } from '../../shared/errors';
 
-export type ErrorReply = { ok: false; error: CitadelErrorData };
+type ErrorReply = { ok: false; error: CitadelErrorData };
+
+/** One line for the operator's log: the code and message, never a stack trace. */
+export function describeError(error: unknown): string {
+  if (isCitadelError(error)) return `${error.code}: ${error.message}`;
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
 
 /**
  * A failure as it crosses to a shell: a CitadelError keeps its code, violations and details; any
@@ -19,12 +22,4 @@ export function errorReply(error: unknown, log: (line: string) => void): ErrorRe
   }
   log(`internal error: ${error instanceof Error && error.stack !== undefined ? error.stack : describeError(error)}`);
   return { ok: false, error: { code: 'INTERNAL_ERROR', message: `internal error: ${describeError(error)}` } };
-}
-
-/** A request its channel's schema refuses, every violation named by its path. */
-export function requestInvalid(channel: string, issues: readonly z.core.$ZodIssue[], payload: unknown): CitadelError {
-  return new CitadelError('IPC_REQUEST_INVALID', `the ${channel} request does not match its schema`, {
-    violations: zodViolations(issues, [], payload),
-    details: { channel },
-  });
 }

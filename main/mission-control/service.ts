@@ -1,13 +1,23 @@
 import type { ForkEvent } from '../../shared/fork/events';
-import { CitadelError } from '../../shared/errors';
-import { IPC_CHANNELS, type ChannelName, type ChannelResponse, type Reply } from '../../shared/ipc/contract';
-import type { OrchestratorContext } from '../orchestrator/context';
+import { IPC_CHANNELS, parseChannelRequest, type ChannelName, type ChannelResponse, type Reply } from '../../shared/ipc/contract';
+import type { OrchestratorContext } from '../host/context';
 import { createBackgroundDrives } from './background-drives';
-import { isChannelName } from './channel-name';
 import { channelHandlers } from './channel-handlers';
-import { errorReply, requestInvalid } from './error-reply';
+import { errorReply } from './error-reply';
 import { createEventHub } from './event-hub';
-import type { MissionControlService } from './service-interface';
+
+/**
+ * What every shell of Mission Control (Electron IPC handlers, the loopback web host) calls: one
+ * dispatcher over the IPC contract. `handle` takes untrusted input, parses it with the channel's
+ * request schema, calls one orchestrator function and returns the typed reply; it never throws.
+ * A channel name that is not in the contract (a URL path, a stale preload) is refused as a typed
+ * error too, so one entry point serves typed and untyped callers alike.
+ */
+export interface MissionControlService {
+  handle<C extends ChannelName>(channel: C, payload: unknown): Promise<Reply<C>>;
+  handle(channel: string, payload: unknown): Promise<Reply<ChannelName>>;
+  subscribe(listener: (event: ForkEvent) => void): () => void;
+}
 
 export interface MissionControlOptions {
   /** Where the service reports what no reply carries: a background drive that failed, an internal error. */
@@ -40,32 +50,26 @@ export function createMissionControlService(ctx: OrchestratorContext, options: M
   const drives = createBackgroundDrives(engine, log);
   const handlers = channelHandlers(engine, drives);
 
-  async function call<C extends ChannelName>(channel: C, payload: unknown): Promise<Reply<C>> {
-    const spec = IPC_CHANNELS[channel];
-    const request = spec.request.safeParse(payload);
-    if (!request.success) return errorReply(requestInvalid(channel, request.error.issues, payload), log);
-    let value: unknown;
-    try {
-      value = await (handlers[channel] as (request: unknown) => Promise<unknown>)(request.data);
-    } catch (error) {
-      return errorReply(error, log);
-    }
-    const response = spec.response.safeParse(value);
-    if (!response.success) {
-      log(`the ${channel} response failed its schema at ${response.error.issues.map((issue) => issue.path.join('.') || '$').join(', ')}`);
-      return { ok: false, error: { code: 'INTERNAL_ERROR', message: `internal error: the ${channel} response did not match its schema` } };
-    }
-    return { ok: true, value: response.data as ChannelResponse<C> };
-  }
-
-  const unknownChannel = (channel: string) =>
-    errorReply(new CitadelError('IPC_REQUEST_INVALID', `there is no channel named ${JSON.stringify(channel.slice(0, 64))}`, { details: { channel: channel.slice(0, 64) } }), log);
-
   // Typed callers can still be handed a bad name at run time (a cast, a stale preload, a URL path).
   function handle<C extends ChannelName>(channel: C, payload: unknown): Promise<Reply<C>>;
   function handle(channel: string, payload: unknown): Promise<Reply<ChannelName>>;
-  function handle(channel: string, payload: unknown): Promise<Reply<ChannelName>> {
-    return isChannelName(channel) ? call(channel, payload) : Promise.resolve(unknownChannel(channel));
+  async function handle(channel: string, payload: unknown): Promise<Reply<ChannelName>> {
+    // The one place a contract request is parsed: the Electron IPC handlers and the web host pass it on as it came.
+    const call = parseChannelRequest(channel, payload);
+    if (!call.ok) return errorReply(call.error, log);
+    const { channel: name, request } = call.value;
+    let value: unknown;
+    try {
+      value = await (handlers[name] as (request: unknown) => Promise<unknown>)(request);
+    } catch (error) {
+      return errorReply(error, log);
+    }
+    const response = IPC_CHANNELS[name].response.safeParse(value);
+    if (!response.success) {
+      log(`the ${name} response failed its schema at ${response.error.issues.map((issue) => issue.path.join('.') || '$').join(', ')}`);
+      return { ok: false, error: { code: 'INTERNAL_ERROR', message: `internal error: the ${name} response did not match its schema` } };
+    }
+    return { ok: true, value: response.data as ChannelResponse<ChannelName> };
   }
 
   return {

@@ -1,9 +1,9 @@
 import { CitadelError } from '../../shared/errors';
-import { deleteBranch } from '../git/delete-branch';
-import { removeWorktree } from '../git/remove-worktree';
+import { deleteBranch } from '../git/refs';
+import { removeWorktree } from '../git/worktree';
 import { withForkLock } from '../store/fork-lock';
-import type { OrchestratorContext } from './context';
-import { ForkRequestSchema } from './fork-request';
+import type { OrchestratorContext } from '../host/context';
+import { ForkRequestSchema } from '../../shared/fork/fork-request';
 
 export interface CleanOutcome {
   readonly fork_id: string;

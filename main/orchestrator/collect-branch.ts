@@ -9,23 +9,20 @@ import { branchResultOf, type ExecutionReceipt, type ForkReceipt, type Observati
 import { UNKNOWN_TELEMETRY, type FailureCode, type ParsedRuntimeOutput } from '../../shared/runtime/telemetry';
 import { collectInstructionFiles } from '../evidence/instruction-files';
 import { signEnvelope } from '../evidence/signing/sign-envelope';
-import { changedPaths } from '../git/changed-paths';
-import { checkContainment, type ContainmentViolation } from '../git/check-containment';
-import { commitWorktreeResult } from '../git/commit-worktree-result';
-import { containmentSnapshot, type ContainmentSnapshot } from '../git/containment-snapshot';
-import { diffCheck } from '../git/diff-check';
-import { diffSummary } from '../git/diff-summary';
+import { commitWorktreeResult } from '../git/commit';
+import { checkContainment, containmentSnapshot, type ContainmentSnapshot, type ContainmentViolation } from '../git/containment';
+import { changedPaths, diffCheck, diffSummary } from '../git/diff';
 import { childEnvironment, COMMON_ENV_ALLOWLIST } from '../runtimes/env-allowlist';
 import { adapterFor } from '../runtimes/registry';
 import type { ExitedStatus } from '../runtimes/supervisor/run-status';
-import { writeFileDurably, writeJsonDurably } from '../store/atomic-file';
+import { writePrivateFile, writePrivateJson } from '../store/atomic-file';
 import { crashPoint } from '../store/crash-points';
+import { attemptFiles, attemptKey, type AttemptFiles } from '../store/fork-layout';
 import type { Journal } from '../store/journal';
+import { CHECKPOINT, readStoredJson } from '../store/read-stored-json';
 import { runVerifierCommand } from '../verifier/run-verifier-command';
-import { branchFiles, type BranchFiles } from './branch-files';
-import type { OrchestratorContext } from './context';
+import type { OrchestratorContext } from '../host/context';
 import { readLaunchFacts } from './launch-branch';
-import { readJsonIfValid } from '../store/read-json-if-valid';
 
 export type RunEnd =
   | { kind: 'exited'; status: ExitedStatus }
@@ -67,12 +64,12 @@ const ResultCommitSchema = z.strictObject({ commit: z.string(), tree: z.string()
  */
 export async function collectBranch(ctx: OrchestratorContext, journal: Journal, input: CollectInput): Promise<CollectOutcome> {
   const { fork, branch, contract, end } = input;
-  const key = `${branch.branch_id}#${branch.attempt}`;
-  const files = branchFiles(ctx, fork.fork_id, branch.branch_id, branch.attempt);
+  const key = attemptKey(branch.branch_id, branch.attempt);
+  const files = attemptFiles(ctx.root, fork.fork_id, branch.branch_id, branch.attempt);
   await ctx.root.ensureDir(files.dir);
   await journal.intent('receipt.collect', key);
 
-  const launch = await readLaunchFacts(files.dir);
+  const launch = await readLaunchFacts(files.launchFacts);
   const ran = end.kind !== 'not_started';
   const violations = ran ? await containmentCheck(files, input) : [];
   crashPoint('receipt.collect:after-containment');
@@ -125,10 +122,10 @@ export async function collectBranch(ctx: OrchestratorContext, journal: Journal, 
     failure_code: failure,
   };
   const receiptEnvelope = signEnvelope(receipt, input.signer.privateKey);
-  await writeJsonDurably(files.receipt, receiptEnvelope, { mode: 0o600 });
+  await writePrivateJson(files.receipt, receiptEnvelope);
   if (fork.schema_version === 2 && branch.executor_profile_digest !== null) {
     const observation: Observation = { telemetry, branch_result_digest: digestOf(branchResultOf(receipt)) };
-    await writeJsonDurably(files.observation, observation, { mode: 0o600 });
+    await writePrivateJson(files.observation, observation);
     const wrapper: ForkReceipt = {
       schema_version: 1,
       kind: 'operation_fork_execution_receipt',
@@ -141,7 +138,7 @@ export async function collectBranch(ctx: OrchestratorContext, journal: Journal, 
       issued_at: ctx.now().toISOString(),
       issuer_id: input.signer.issuerId,
     };
-    await writeJsonDurably(files.forkReceipt, signEnvelope(wrapper, input.signer.privateKey), { mode: 0o600 });
+    await writePrivateJson(files.forkReceipt, signEnvelope(wrapper, input.signer.privateKey));
   }
   crashPoint('receipt.collect:after-receipt');
   // Not `result.changed`: a retry after a crash between `git commit` and its checkpoint finds
@@ -153,17 +150,17 @@ export async function collectBranch(ctx: OrchestratorContext, journal: Journal, 
   return { status, failure_code: failure, resultCommit: resultCommitted };
 }
 
-async function containmentCheck(files: BranchFiles, input: CollectInput): Promise<ContainmentViolation[]> {
-  const stored = await readJsonIfValid(files.containment, ContainmentCheckSchema);
+async function containmentCheck(files: AttemptFiles, input: CollectInput): Promise<ContainmentViolation[]> {
+  const stored = await readStoredJson(files.containment, ContainmentCheckSchema, CHECKPOINT);
   if (stored) return stored.violations as ContainmentViolation[];
   const assigned = input.expected.assigned.map((a) => ({ branchId: a.branch_id, worktreePath: a.worktree_path, branchName: a.branch_name }));
   const now = await containmentSnapshot(input.repo, assigned);
   const violations = checkContainment(input.expected, now);
-  await writeJsonDurably(files.containment, { violations }, { mode: 0o600 });
+  await writePrivateJson(files.containment, { violations });
   return violations;
 }
 
-async function parseRun(ctx: OrchestratorContext, input: CollectInput, files: BranchFiles, status: ExitedStatus): Promise<ParsedRuntimeOutput> {
+async function parseRun(ctx: OrchestratorContext, input: CollectInput, files: AttemptFiles, status: ExitedStatus): Promise<ParsedRuntimeOutput> {
   const adapter = adapterFor(input.branch.runtime, ctx.adapters);
   const [stdout, stderr] = await Promise.all([readBounded(files.stdout), readBounded(files.stderr)]);
   return adapter.parseOutput({
@@ -185,12 +182,12 @@ function failureOf(end: RunEnd, violations: readonly ContainmentViolation[], par
   return parsed?.failure_code ?? null;
 }
 
-async function resultCommit(files: BranchFiles, worktree: string, fork: ForkRecord, branch: BranchRecord) {
-  const stored = await readJsonIfValid(files.resultCommit, ResultCommitSchema);
+async function resultCommit(files: AttemptFiles, worktree: string, fork: ForkRecord, branch: BranchRecord) {
+  const stored = await readStoredJson(files.resultCommit, ResultCommitSchema, CHECKPOINT);
   if (stored) return stored;
   const commit = await commitWorktreeResult(worktree, `citadel: result of ${branch.branch_id} (attempt ${branch.attempt}) for ${fork.fork_id}`);
   const record = { commit: commit.commit, tree: commit.tree, changed: commit.changed };
-  await writeJsonDurably(files.resultCommit, record, { mode: 0o600 });
+  await writePrivateJson(files.resultCommit, record);
   return record;
 }
 
@@ -209,7 +206,7 @@ const notRun = (id: VerifierStep['id']): VerifierStep => ({ id, status: 'not_run
 async function verify(
   ctx: OrchestratorContext,
   input: CollectInput,
-  files: BranchFiles,
+  files: AttemptFiles,
   result: { commit: string } | null,
 ): Promise<VerifierOutcome> {
   const emit = (step: VerifierStep): VerifierStep => {
@@ -229,14 +226,14 @@ async function verify(
   if (protectedTouched) return { status: 'failed', steps: [...steps, notRun('git_diff_check'), ...commandStep], protectedTouched };
 
   const check = await diffCheck(input.worktree, base, result.commit);
-  await writeFileDurably(files.verifierOutput('git_diff_check'), check.output, { mode: 0o600 });
+  await writePrivateFile(files.verifierOutput('git_diff_check'), check.output);
   steps.push(emit({ id: 'git_diff_check', status: check.ok ? 'passed' : 'failed', exit_code: check.exit_code, timed_out: false, duration_ms: Math.round(check.duration_ms), output_digest: check.output_digest }));
 
   const command = input.contract.verifier.command;
   if (command !== null) {
     const env = childEnvironment(ctx.env, { envAllowlist: COMMON_ENV_ALLOWLIST }).env;
     const run = await runVerifierCommand(command, input.worktree, env);
-    await writeFileDurably(files.verifierOutput('workflow_verifier'), run.output, { mode: 0o600 });
+    await writePrivateFile(files.verifierOutput('workflow_verifier'), run.output);
     const passed = run.exit_code === 0 && !run.timed_out;
     steps.push(emit({ id: 'workflow_verifier', status: passed ? 'passed' : 'failed', exit_code: run.exit_code, timed_out: run.timed_out, duration_ms: run.duration_ms, output_digest: run.output_digest }));
   }

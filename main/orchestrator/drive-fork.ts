@@ -1,27 +1,27 @@
 import type { KeyObject } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CitadelError } from '../../shared/errors';
 import { branchIdFor } from '../../shared/executors/executor-set-description';
 import { ContractV1Schema, ContractV2Schema, type Contract } from '../../shared/fork/contract';
 import type { BranchRecord, ForkRecord } from '../../shared/fork/fork-record';
 import type { FailureCode } from '../../shared/runtime/telemetry';
-import { ContainmentSnapshotSchema, containmentSnapshot, type ContainmentSnapshot } from '../git/containment-snapshot';
-import { ensureWorktree } from '../git/ensure-worktree';
+import { ContainmentSnapshotSchema, containmentSnapshot, type ContainmentSnapshot } from '../git/containment';
+import { ensureWorktree } from '../git/worktree';
 import { readStatus } from '../runtimes/process-control/read-status';
 import { isRuntimeAlive, isSupervisorAlive } from '../runtimes/process-control/run-liveness';
 import { stopRun } from '../runtimes/process-control/stop-run';
 import { waitForExit } from '../runtimes/process-control/wait-for-exit';
-import { writeJsonDurably } from '../store/atomic-file';
+import { writePrivateJson } from '../store/atomic-file';
 import { withForkLock } from '../store/fork-lock';
+import { attemptFiles, attemptKey, forkFile } from '../store/fork-layout';
 import type { Journal } from '../store/journal';
-import { branchFiles, containmentBeforeFile } from './branch-files';
+import { readStoredJson, UNTRUSTED } from '../store/read-stored-json';
 import { collectBranch, type RunEnd } from './collect-branch';
-import type { OrchestratorContext } from './context';
+import type { OrchestratorContext } from '../host/context';
 import { expectResultCommit, scopeToFork } from './expected-containment';
-import { ForkRequestSchema, SignerRecordSchema, type ForkRequest } from './fork-request';
+import { ForkRequestSchema, SignerRecordSchema, type ForkRequest } from '../../shared/fork/fork-request';
 import { launchBranch } from './launch-branch';
-import { commitTransition, type BranchChange } from './record-transitions';
+import { commitTransition, type BranchChange } from '../store/record-transitions';
 import { stopBranchRun, stopEndedRun, stopStatus } from './stop-branch-run';
 
 /** `all`: wait for every branch to end; `exited-only`: collect what has ended, leave the rest; `none`: launch and return. */
@@ -94,7 +94,7 @@ class ForkDriver {
     // A collection cut short by a crash may already have committed its branch's result: it is
     // finished first, so no other branch's containment check runs before the expected snapshot
     // holds that commit (it would report Citadel's own commit as the agent's violation).
-    const interrupted = running.filter((b) => this.journal.status('receipt.collect', `${b.branch_id}#${b.attempt}`) === 'in-doubt');
+    const interrupted = running.filter((b) => this.journal.status('receipt.collect', attemptKey(b.branch_id, b.attempt)) === 'in-doubt');
     for (const branch of interrupted) await this.finish(branch, mode);
     await Promise.all(running.filter((b) => !interrupted.includes(b)).map((branch) => this.finish(branch, mode)));
     return this.record;
@@ -111,7 +111,7 @@ class ForkDriver {
   }
 
   private async ensureBranchWorktree(branch: BranchRecord): Promise<void> {
-    const key = `${branch.branch_id}#${branch.attempt}`;
+    const key = attemptKey(branch.branch_id, branch.attempt);
     if (this.journal.status('worktree.create', key) === 'done') return;
     await this.journal.intent('worktree.create', key);
     const dir = this.worktreeOf(branch);
@@ -124,15 +124,14 @@ class ForkDriver {
 
   /** The pre-run snapshot, captured once after every worktree exists and before any launch. */
   private async expectedSnapshot(): Promise<ContainmentSnapshot> {
-    const file = containmentBeforeFile(this.ctx, this.record.fork_id);
-    const stored = await readFile(file, 'utf8').then(
-      (text) => ContainmentSnapshotSchema.parse(JSON.parse(text)),
-      () => null,
-    );
-    if (stored) return this.withJournaledResults(stored);
+    const file = this.containmentBeforeFile();
+    const stored = await readStoredJson(file, ContainmentSnapshotSchema, UNTRUSTED);
+    // One that cannot be read is captured (again); a damaged one is refused as it is, never recaptured.
+    if (stored.status === 'not_json' || stored.status === 'off_schema') throw stored.error;
+    if (stored.status === 'valid') return this.withJournaledResults(stored.value);
     const assigned = this.record.branches.map((b) => ({ branchId: b.branch_id, worktreePath: this.worktreeOf(b), branchName: b.git_branch }));
     const snapshot = this.scoped(await containmentSnapshot(this.fork.request.repo, assigned));
-    await writeJsonDurably(file, snapshot, { mode: 0o600 });
+    await writePrivateJson(file, snapshot);
     return snapshot;
   }
 
@@ -142,9 +141,13 @@ class ForkDriver {
    */
   private withJournaledResults(snapshot: ContainmentSnapshot): ContainmentSnapshot {
     return this.record.branches.reduce((expected, branch) => {
-      const commit = this.journal.resultOf('receipt.collect', `${branch.branch_id}#${branch.attempt}`)?.data?.result_commit;
+      const commit = this.journal.resultOf('receipt.collect', attemptKey(branch.branch_id, branch.attempt))?.data?.result_commit;
       return typeof commit === 'string' ? expectResultCommit(expected, branch.branch_id, commit) : expected;
     }, snapshot);
+  }
+
+  private containmentBeforeFile(): string {
+    return forkFile(this.ctx.root.forkDir(this.record.fork_id), 'containmentBefore');
   }
 
   private scoped(snapshot: ContainmentSnapshot): ContainmentSnapshot {
@@ -152,8 +155,8 @@ class ForkDriver {
   }
 
   private async launch(branch: BranchRecord): Promise<void> {
-    const key = `${branch.branch_id}#${branch.attempt}`;
-    const files = branchFiles(this.ctx, this.record.fork_id, branch.branch_id, branch.attempt);
+    const key = attemptKey(branch.branch_id, branch.attempt);
+    const files = attemptFiles(this.ctx.root, this.record.fork_id, branch.branch_id, branch.attempt);
     const status = this.journal.status('runtime.launch', key);
     if (status === 'in-doubt') return this.blockInDoubtLaunch(branch, files.status);
     if (status === 'failed') {
@@ -181,13 +184,13 @@ class ForkDriver {
   }
 
   private async finish(branch: BranchRecord, mode: DriveMode): Promise<void> {
-    const key = `${branch.branch_id}#${branch.attempt}`;
+    const key = attemptKey(branch.branch_id, branch.attempt);
     const collected = this.journal.resultOf('receipt.collect', key);
     if (collected) {
       const data = collected.data as { status: 'passed' | 'failed'; failure_code: FailureCode | null };
       return this.transition({ [branch.branch_id]: { state: data.status, failure_code: data.failure_code } });
     }
-    const statusFile = branchFiles(this.ctx, this.record.fork_id, branch.branch_id, branch.attempt).status;
+    const statusFile = attemptFiles(this.ctx.root, this.record.fork_id, branch.branch_id, branch.attempt).status;
     // A STOP cut short (journaled intent, no result) is finished first: the operator's request stands.
     if ((await stopStatus(this.ctx, this.record.fork_id, branch)) === 'in-doubt') await stopBranchRun(this.ctx, this.record.fork_id, branch);
     if (mode === 'exited-only') {
@@ -236,7 +239,7 @@ class ForkDriver {
     });
     if (outcome.resultCommit !== null) {
       this.expected = expectResultCommit(this.expected, branch.branch_id, outcome.resultCommit);
-      await writeJsonDurably(containmentBeforeFile(this.ctx, this.record.fork_id), this.expected, { mode: 0o600 });
+      await writePrivateJson(this.containmentBeforeFile(), this.expected);
     }
     await this.transition({ [branch.branch_id]: { state: outcome.status, failure_code: outcome.failure_code } });
   }

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { ContainmentSnapshot } from '../git/containment-snapshot';
+import type { ContainmentSnapshot } from '../git/containment';
 
 /**
  * Scopes a containment snapshot to one fork: other Citadel forks on the same repository create

@@ -1,11 +1,11 @@
 import { CitadelError } from '../../shared/errors';
 import { compareBranches } from '../../shared/fork/compare';
 import { gitBranchName } from '../../shared/fork/ids';
-import { revParse } from '../git/rev-parse';
+import { revParse } from '../git/refs';
 import type { LandingInput } from '../landing/landing-input';
 import { verifyFork } from '../evidence/verify-fork';
-import type { OrchestratorContext } from './context';
-import { ForkRequestSchema } from './fork-request';
+import type { OrchestratorContext } from '../host/context';
+import { ForkRequestSchema } from '../../shared/fork/fork-request';
 import { currentSelection } from './select-branch';
 
 /**

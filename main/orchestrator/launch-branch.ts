@@ -10,12 +10,12 @@ import { launchSupervised } from '../runtimes/process-control/launch-supervised'
 import { adapterFor } from '../runtimes/registry';
 import { resolveExecutable } from '../runtimes/resolve-executable';
 import type { RunStatus } from '../runtimes/supervisor/run-status';
-import { writeFileDurably, writeJsonDurably } from '../store/atomic-file';
+import { writePrivateFile, writePrivateJson } from '../store/atomic-file';
 import { crashPoint } from '../store/crash-points';
-import { readJsonIfValid } from '../store/read-json-if-valid';
+import { attemptFiles, attemptKey } from '../store/fork-layout';
 import type { Journal } from '../store/journal';
-import { branchFiles } from './branch-files';
-import type { OrchestratorContext } from './context';
+import { CHECKPOINT, readStoredJson } from '../store/read-stored-json';
+import type { OrchestratorContext } from '../host/context';
 import { instructionArtifact } from './instruction-artifact';
 
 /** What was launched, kept privately beside the run for the receipt (no paths, no values). */
@@ -27,8 +27,6 @@ export const LaunchFactsSchema = z.strictObject({
   failure_code: FailureCodeSchema.nullable(),
 });
 export type LaunchFacts = z.infer<typeof LaunchFactsSchema>;
-
-export const launchFactsFile = (dir: string): string => `${dir}/launch.json`;
 
 const KILL_GRACE_MS = 5000;
 
@@ -48,14 +46,14 @@ export async function launchBranch(
   objective: string,
   worktree: string,
 ): Promise<LaunchOutcome> {
-  const key = `${branch.branch_id}#${branch.attempt}`;
-  const files = branchFiles(ctx, forkId, branch.branch_id, branch.attempt);
+  const key = attemptKey(branch.branch_id, branch.attempt);
+  const files = attemptFiles(ctx.root, forkId, branch.branch_id, branch.attempt);
   await ctx.root.ensureDir(files.dir);
   const adapter = adapterFor(profile.runtime, ctx.adapters);
   const invocation = adapter.invocation(profile);
   const instruction = instructionArtifact(objective, contract.workflow, contract.policy.protected_paths);
   const { env, presentNames } = childEnvironment(ctx.env, adapter);
-  await writeFileDurably(files.instruction, instruction, { mode: 0o600 });
+  await writePrivateFile(files.instruction, instruction);
   const facts: LaunchFacts = {
     argv_digest: digestOf([invocation.executable, ...invocation.args]),
     instruction_digest: sha256Digest(instruction),
@@ -69,11 +67,11 @@ export async function launchBranch(
     resolved = await resolveExecutable(adapter.executable, adapter.vendorPackage, { env, nodeExecPath: ctx.nodeExecPath });
   } catch (error) {
     if (!isCitadelError(error) || (error.code !== 'RUNTIME_NOT_FOUND' && error.code !== 'RUNTIME_SHIM_UNSUPPORTED')) throw error;
-    await writeJsonDurably(launchFactsFile(files.dir), { ...facts, failure_code: error.code }, { mode: 0o600 });
+    await writePrivateJson(files.launchFacts, { ...facts, failure_code: error.code });
     await journal.result('runtime.launch', key, 'failed', { failure_code: error.code });
     return { kind: 'not_started', failure: error.code };
   }
-  await writeJsonDurably(launchFactsFile(files.dir), facts, { mode: 0o600 });
+  await writePrivateJson(files.launchFacts, facts);
   let status: RunStatus;
   try {
     status = await launchSupervised(
@@ -102,6 +100,6 @@ export async function launchBranch(
   return { kind: status.phase === 'running' ? 'running' : 'exited', status };
 }
 
-export async function readLaunchFacts(dir: string): Promise<LaunchFacts | null> {
-  return readJsonIfValid(launchFactsFile(dir), LaunchFactsSchema);
+export async function readLaunchFacts(file: string): Promise<LaunchFacts | null> {
+  return readStoredJson(file, LaunchFactsSchema, CHECKPOINT);
 }

@@ -1,7 +1,7 @@
 import { isCitadelError } from '../../shared/errors';
 import { forkStatusOf } from '../../shared/fork/fork-status';
 import type { ForkListEntry } from '../../shared/ipc/contract';
-import type { OrchestratorContext } from './context';
+import type { OrchestratorContext } from '../host/context';
 
 
 /** Every fork under the root. An unreadable record is listed as unknown with its reason, never hidden. */

@@ -1,16 +1,16 @@
 import { CitadelError } from '../../shared/errors';
 import { ContractV1Schema, ContractV2Schema } from '../../shared/fork/contract';
 import type { ForkRecord } from '../../shared/fork/fork-record';
-import { deleteBranch } from '../git/delete-branch';
-import { removeWorktree } from '../git/remove-worktree';
+import { deleteBranch } from '../git/refs';
+import { removeWorktree } from '../git/worktree';
 import { readStatus } from '../runtimes/process-control/read-status';
 import { isRuntimeAlive, isSupervisorAlive } from '../runtimes/process-control/run-liveness';
 import { stopRun } from '../runtimes/process-control/stop-run';
 import { withForkLock } from '../store/fork-lock';
-import { branchFiles } from './branch-files';
-import type { OrchestratorContext } from './context';
-import { ForkRequestSchema } from './fork-request';
-import { commitTransition } from './record-transitions';
+import { attemptFiles, attemptKey } from '../store/fork-layout';
+import type { OrchestratorContext } from '../host/context';
+import { ForkRequestSchema } from '../../shared/fork/fork-request';
+import { commitTransition } from '../store/record-transitions';
 
 export type Resolution = 'mark-failed' | 'retry';
 
@@ -30,13 +30,13 @@ export async function resolveBranch(ctx: OrchestratorContext, forkId: string, br
     }
     if (resolution === 'retry') await refuseRetryPastBudget(ctx, record, branch.attempt);
     const journal = await ctx.store.openJournal(forkId);
-    const key = `${branchId}#${branch.attempt}`;
+    const key = attemptKey(branchId, branch.attempt);
     await journal.intent('branch.resolve', key, { resolution });
     let next: ForkRecord;
     if (resolution === 'mark-failed') {
       next = await commitTransition(ctx, record, { [branchId]: { state: 'failed', failure_code: 'RUNTIME_OUTCOME_UNKNOWN', blocked_reason: null } });
     } else {
-      const files = branchFiles(ctx, forkId, branchId, branch.attempt);
+      const files = attemptFiles(ctx.root, forkId, branchId, branch.attempt);
       const status = await readStatus(files.status).catch(() => null);
       if (status?.phase === 'running' && (isSupervisorAlive(status) || isRuntimeAlive(status))) await stopRun(files.status, status, 5000);
       const { repo } = await ctx.store.readJson(forkId, 'request', ForkRequestSchema);

@@ -3,7 +3,7 @@ import type { ForkRecord } from '../../shared/fork/fork-record';
 import type { Resumability } from '../../shared/fork/resumability';
 import { landingJournalState } from '../landing/landing-journal';
 import { withForkLock } from '../store/fork-lock';
-import type { OrchestratorContext } from './context';
+import type { OrchestratorContext } from '../host/context';
 
 /**
  * What `resumeFork` would find to continue right now. The journal is read under the fork lock,

@@ -1,8 +1,8 @@
 import type { ForkRecord } from '../../shared/fork/fork-record';
 import { reconcileLanding } from '../landing/reconcile-landing';
-import type { OrchestratorContext } from './context';
+import type { OrchestratorContext } from '../host/context';
 import { driveFork } from './drive-fork';
-import { ForkRequestSchema } from './fork-request';
+import { ForkRequestSchema } from '../../shared/fork/fork-request';
 
 /**
  * `citadel fork resume`: continue the recorded execution, then settle a landing left in doubt by a

@@ -1,15 +1,15 @@
-import path from 'node:path';
 import { digestOf, sha256Digest } from '../../shared/digest';
 import { CitadelError } from '../../shared/errors';
 import { compareBranches } from '../../shared/fork/compare';
 import type { ForkRecord } from '../../shared/fork/fork-record';
 import { SelectionRecordSchema, selectedRevision, type SelectionRecord } from '../../shared/fork/landing';
 import { verifyFork } from '../evidence/verify-fork';
-import { writeFileDurably, writeJsonDurably } from '../store/atomic-file';
+import { writePrivateFile, writePrivateJson } from '../store/atomic-file';
 import { withForkLock } from '../store/fork-lock';
-import type { OrchestratorContext } from './context';
-import { readRecordFile } from '../store/read-record-file';
-import { commitTransition } from './record-transitions';
+import { forkFile, selectionFiles } from '../store/fork-layout';
+import type { OrchestratorContext } from '../host/context';
+import { DECISION_RECORD, readStoredJson } from '../store/read-stored-json';
+import { commitTransition } from '../store/record-transitions';
 
 export interface SelectRequest {
   readonly branchId: string;
@@ -37,17 +37,17 @@ export async function selectBranch(ctx: OrchestratorContext, forkId: string, req
   if (!/^[A-Za-z0-9._-]{1,128}$/.test(requestedKey)) throw new CitadelError('USAGE_ERROR', 'an idempotency key is 1 to 128 letters, digits, dots, dashes or underscores');
   await ctx.store.readRecord(forkId);
   return withForkLock(ctx.store.forkDir(forkId), async () => {
-    const dir = path.join(ctx.store.forkDir(forkId), 'selections');
+    const forkDir = ctx.store.forkDir(forkId);
     const record = await ctx.store.readRecord(forkId);
     let key = requestedKey;
-    const existing = await readRecordFile(path.join(dir, `${key}.json`), SelectionRecordSchema);
+    const existing = await readStoredJson(selectionFiles(forkDir, key).record, SelectionRecordSchema, DECISION_RECORD);
     if (existing) {
       if (existing.branch_id !== request.branchId || existing.actor !== request.actor || existing.reason_digest !== reasonDigest) {
         throw new CitadelError('SELECTION_KEY_CONFLICT', `idempotency key ${key} was already used for a different selection`, { details: { idempotency_key: key } });
       }
       // Recorded, but a crash came before it became current: finish it.
       if (record.revision === existing.fork_revision) {
-        await complete(ctx, record, existing, dir);
+        await complete(ctx, record, existing, forkDir);
         return existing;
       }
       const current = await currentSelection(ctx, forkId);
@@ -81,23 +81,24 @@ export async function selectBranch(ctx: OrchestratorContext, forkId: string, req
       idempotency_key: key,
       selected_at: ctx.now().toISOString(),
     };
-    await ctx.root.ensureDir(dir);
-    await writeFileDurably(path.join(dir, `${key}.reason.txt`), reason, { mode: 0o600 });
-    await writeJsonDurably(path.join(dir, `${key}.json`), selection, { mode: 0o600 });
-    await complete(ctx, record, selection, dir);
+    const files = selectionFiles(forkDir, key);
+    await ctx.root.ensureDir(files.dir);
+    await writePrivateFile(files.reason, reason);
+    await writePrivateJson(files.record, selection);
+    await complete(ctx, record, selection, forkDir);
     await journal.result('selection.record', key, 'done', { fork_revision: selectedRevision(selection) });
     return selection;
   });
 }
 
 /** Makes the selection current: the pointer file, then the one transition to `selected`. */
-async function complete(ctx: OrchestratorContext, record: ForkRecord, selection: SelectionRecord, dir: string): Promise<ForkRecord> {
-  await writeJsonDurably(path.join(path.dirname(dir), 'selection.json'), selection, { mode: 0o600 });
+async function complete(ctx: OrchestratorContext, record: ForkRecord, selection: SelectionRecord, forkDir: string): Promise<ForkRecord> {
+  await writePrivateJson(forkFile(forkDir, 'selection'), selection);
   return commitTransition(ctx, record, {}, 'selected');
 }
 
 /** The current selection of a fork, if any. */
 export async function currentSelection(ctx: OrchestratorContext, forkId: string): Promise<SelectionRecord | null> {
-  return readRecordFile(path.join(ctx.store.forkDir(forkId), 'selection.json'), SelectionRecordSchema);
+  return readStoredJson(ctx.store.file(forkId, 'selection'), SelectionRecordSchema, DECISION_RECORD);
 }
 

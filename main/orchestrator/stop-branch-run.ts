@@ -2,9 +2,9 @@ import type { BranchRecord } from '../../shared/fork/fork-record';
 import { readStatus } from '../runtimes/process-control/read-status';
 import { stopRun, type StopResult } from '../runtimes/process-control/stop-run';
 import { withDirLock } from '../store/fork-lock';
+import { attemptFiles, attemptKey } from '../store/fork-layout';
 import { Journal, type EffectStatus } from '../store/journal';
-import { branchFiles } from './branch-files';
-import type { OrchestratorContext } from './context';
+import type { OrchestratorContext } from '../host/context';
 
 const GRACE_MS = 5000;
 // One STOP takes at most about 20 s (two grace periods, the supervisor's slack, the kill settle).
@@ -20,11 +20,10 @@ type Attempt = Pick<BranchRecord, 'branch_id' | 'attempt'>;
  * separate fact, recorded by the collection.
  */
 export async function stopBranchRun(ctx: OrchestratorContext, forkId: string, branch: Attempt): Promise<StopResult> {
-  const files = branchFiles(ctx, forkId, branch.branch_id, branch.attempt);
+  const files = attemptFiles(ctx.root, forkId, branch.branch_id, branch.attempt);
   const key = stopKey(branch);
   return withDirLock(
-    files.dir,
-    'stop.lock',
+    files.stopLock,
     'another STOP of this branch is under way',
     async () => {
       const journal = await Journal.open(files.stopJournal, ctx.now);
@@ -39,7 +38,7 @@ export async function stopBranchRun(ctx: OrchestratorContext, forkId: string, br
 
 /** Whether an operator asked to stop this attempt: `in-doubt` is a STOP cut short (or still under way). */
 export async function stopStatus(ctx: OrchestratorContext, forkId: string, branch: Attempt): Promise<EffectStatus> {
-  const journal = await Journal.read(branchFiles(ctx, forkId, branch.branch_id, branch.attempt).stopJournal);
+  const journal = await Journal.read(attemptFiles(ctx.root, forkId, branch.branch_id, branch.attempt).stopJournal);
   return journal.status('runtime.stop', stopKey(branch));
 }
 
@@ -49,9 +48,9 @@ export async function stopStatus(ctx: OrchestratorContext, forkId: string, branc
  * doubt, proves nothing about how the run ended: that stays unknown.
  */
 export async function stopEndedRun(ctx: OrchestratorContext, forkId: string, branch: Attempt): Promise<boolean> {
-  const journal = await Journal.read(branchFiles(ctx, forkId, branch.branch_id, branch.attempt).stopJournal);
+  const journal = await Journal.read(attemptFiles(ctx.root, forkId, branch.branch_id, branch.attempt).stopJournal);
   const key = stopKey(branch);
   return journal.records().some((r) => r.effect === 'runtime.stop' && r.key === key && r.phase === 'result' && (r.data?.via === 'supervisor' || r.data?.via === 'direct'));
 }
 
-const stopKey = (branch: Attempt): string => `${branch.branch_id}#${branch.attempt}`;
+const stopKey = (branch: Attempt): string => attemptKey(branch.branch_id, branch.attempt);

@@ -1,7 +1,7 @@
 import { CitadelError, isCitadelError } from '../../shared/errors';
 import type { ForkRecord } from '../../shared/fork/fork-record';
 import type { StopResult } from '../runtimes/process-control/stop-run';
-import type { OrchestratorContext } from './context';
+import type { OrchestratorContext } from '../host/context';
 import { driveFork } from './drive-fork';
 import { stopBranchRun } from './stop-branch-run';
 

@@ -2,7 +2,7 @@ import { digestOf } from '../../shared/digest';
 import { compareBranches } from '../../shared/fork/compare';
 import type { ProofReport } from '../../shared/publish/replay';
 import { verifyFork } from '../evidence/verify-fork';
-import type { OrchestratorContext } from '../orchestrator/context';
+import type { OrchestratorContext } from '../host/context';
 import { buildReplay } from './build-replay';
 
 /**

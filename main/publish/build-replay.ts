@@ -1,12 +1,10 @@
-import path from 'node:path';
 import { digestOf } from '../../shared/digest';
 import { compareBranches } from '../../shared/fork/compare';
 import { LandingRecordSchema, SelectionRecordSchema } from '../../shared/fork/landing';
 import type { Replay } from '../../shared/publish/replay';
 import { verifyFork, type VerifiedFork } from '../evidence/verify-fork';
-import type { OrchestratorContext } from '../orchestrator/context';
-import { readRecordFile } from '../store/read-record-file';
-
+import type { OrchestratorContext } from '../host/context';
+import { DECISION_RECORD, readStoredJson } from '../store/read-stored-json';
 
 /**
  * The public replay, from the allowlist only and from freshly verified evidence. It reads; it never
@@ -16,9 +14,8 @@ export async function buildReplay(ctx: OrchestratorContext, forkId: string, veri
   const fork = verified ?? (await verifyFork(ctx, forkId));
   const { record, contract } = fork;
   const comparison = compareBranches(fork.branches);
-  const forkDir = ctx.store.forkDir(forkId);
-  const selection = await readRecordFile(path.join(forkDir, 'selection.json'), SelectionRecordSchema);
-  const landingRecord = await readRecordFile(path.join(forkDir, 'landing.json'), LandingRecordSchema);
+  const selection = await readStoredJson(ctx.store.file(forkId, 'selection'), SelectionRecordSchema, DECISION_RECORD);
+  const landingRecord = await readStoredJson(ctx.store.file(forkId, 'landing'), LandingRecordSchema, DECISION_RECORD);
   const landing = landingRecord?.status === 'landed' ? landingRecord : null;
   const part = (value: unknown): string => digestOf(value ?? null);
   return {

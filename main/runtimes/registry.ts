@@ -10,7 +10,8 @@ export const BUILTIN_ADAPTERS: Readonly<Record<RuntimeId, RuntimeAdapter>> = {
   codex: codexAdapter,
 };
 
-export function adapterFor(runtime: string, adapters: Readonly<Record<string, RuntimeAdapter>> = BUILTIN_ADAPTERS): RuntimeAdapter {
+/** The adapter a profile's runtime names, from the set the caller runs with (never an implicit default, so a preview and a launch cannot disagree). */
+export function adapterFor(runtime: string, adapters: Readonly<Record<string, RuntimeAdapter>>): RuntimeAdapter {
   const adapter = Object.prototype.hasOwnProperty.call(adapters, runtime) ? adapters[runtime] : undefined;
   if (!adapter) throw new CitadelError('RUNTIME_UNKNOWN', `no adapter is registered for runtime "${runtime}"`);
   return adapter;

@@ -3,6 +3,7 @@ import lockfile from 'proper-lockfile';
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { CitadelError } from '../../shared/errors';
+import { forkFile } from './fork-layout';
 import { lockLoss, lockLost, runHolding, type HeldLock } from './held-lock';
 
 // A holder whose event loop stalls longer than this loses the lock to a waiting process, and every
@@ -17,16 +18,17 @@ const DEFAULT_WAIT_MS = STALE_MS + 5_000;
 
 /** Runs `fn` holding the fork's lock; two processes never mutate one fork at once (decisions D11). */
 export function withForkLock<T>(forkDir: string, fn: () => Promise<T>, options: { waitMs?: number } = {}): Promise<T> {
-  return withDirLock(forkDir, 'fork.lock', 'another Citadel process is changing this fork; try again when it finishes', fn, options);
+  return withDirLock(forkFile(forkDir, 'lock'), 'another Citadel process is changing this fork; try again when it finishes', fn, options);
 }
 
 /**
- * Runs `fn` holding `<dir>/<name>`. Every journal append and durable write inside `fn` first checks
- * that the lock is still this holder's, so a holder that lost it writes nothing more (FORK_LOCKED).
+ * Runs `fn` holding the lock directory `lockPath`. Every journal append and durable write inside
+ * `fn` first checks that the lock is still this holder's, so a holder that lost it writes nothing
+ * more (FORK_LOCKED).
  */
-export async function withDirLock<T>(dir: string, name: string, busy: string, fn: () => Promise<T>, options: { waitMs?: number } = {}): Promise<T> {
+export async function withDirLock<T>(lockPath: string, busy: string, fn: () => Promise<T>, options: { waitMs?: number } = {}): Promise<T> {
   const waitMs = options.waitMs ?? DEFAULT_WAIT_MS;
-  const lockPath = path.join(dir, name);
+  const dir = path.dirname(lockPath);
   const compromised: HeldLock['compromised'] = { error: null };
   let release: () => Promise<void>;
   try {

@@ -1,6 +1,7 @@
 import { open, readFile, truncate } from 'node:fs/promises';
 import { z } from 'zod';
 import { CitadelError } from '../../shared/errors';
+import { PRIVATE_FILE_MODE } from './atomic-file';
 import { crashPoint } from './crash-points';
 import { assertLockStillHeld } from './held-lock';
 
@@ -95,7 +96,7 @@ export class Journal {
     const write = this.appending.then(async () => {
       assertLockStillHeld();
       const full: JournalRecord = { seq: this.entries.length, at: this.now().toISOString(), ...record };
-      const handle = await open(this.file, 'a', 0o600);
+      const handle = await open(this.file, 'a', PRIVATE_FILE_MODE);
       try {
         await handle.write(`${JSON.stringify(full)}\n`);
         await handle.sync();

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CitadelError } from '../../shared/errors';
-import type { MissionControlService } from '../mission-control/service-interface';
+import { requestInvalid } from '../../shared/ipc/define-channels';
+import type { MissionControlService } from '../mission-control/service';
 import { readBody } from './read-body';
 import { refuse, sendJson } from './respond';
 
@@ -27,7 +27,7 @@ export async function handleApiCall(service: MissionControlService, channel: str
   try {
     payload = JSON.parse(body.text);
   } catch {
-    sendJson(res, 400, { ok: false, error: new CitadelError('IPC_REQUEST_INVALID', 'the request body is not JSON', { details: { channel } }).toData() });
+    sendJson(res, 400, { ok: false, error: requestInvalid(channel, 'the request body is not JSON').toData() });
     return;
   }
   sendJson(res, 200, await service.handle(channel, payload));

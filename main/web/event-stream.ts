@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { ForkEvent } from '../../shared/fork/events';
-import type { MissionControlService } from '../mission-control/service-interface';
+import type { MissionControlService } from '../mission-control/service';
 
 // A page that stops reading must not make the host buffer without end: past this it is cut off,
 // and EventSource reconnects (the page then re-reads state through its calls).

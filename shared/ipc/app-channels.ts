@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CitadelErrorDataSchema } from '../errors';
+import { defineChannels, type BridgeOf, type ReplyOf, type RequestOf, type ResponseOf } from './define-channels';
 
 /**
  * Channels only the Electron shell has: native OS dialogs with no orchestrator behind them, so
@@ -10,7 +10,7 @@ import { CitadelErrorDataSchema } from '../errors';
  * Picking an executor file needs no channel: `<input type=file>` and `File.text()` work the same
  * in both shells, and the contract takes the file's text.
  */
-export const APP_CHANNELS = {
+const APP = defineChannels('citadel-app', {
   /** A folder dialog: the repository's absolute path, which no web API yields; `null` if cancelled. */
   chooseRepositoryFolder: {
     request: z.strictObject({}),
@@ -31,26 +31,16 @@ export const APP_CHANNELS = {
     /** `saved: false` when the operator cancelled. */
     response: z.strictObject({ saved: z.boolean() }),
   },
-} as const satisfies Record<string, { request: z.ZodType; response: z.ZodType }>;
+});
 
-export type AppChannelName = keyof typeof APP_CHANNELS;
-export const APP_CHANNEL_NAMES = Object.keys(APP_CHANNELS) as AppChannelName[];
-export type AppChannelRequest<C extends AppChannelName> = z.infer<(typeof APP_CHANNELS)[C]['request']>;
-export type AppChannelResponse<C extends AppChannelName> = z.infer<(typeof APP_CHANNELS)[C]['response']>;
-
+export const APP_CHANNELS = APP.table;
+/** The Electron IPC names are `citadel-app:<name>`, a prefix apart from the contract's `citadel:`. */
+export const { names: APP_CHANNEL_NAMES, replySchema: appReplySchema, ipcName: appIpcChannelName, parseRequest: parseAppRequest } = APP;
+export type AppChannelName = (typeof APP_CHANNEL_NAMES)[number];
+export type AppChannelRequest<C extends AppChannelName> = RequestOf<typeof APP_CHANNELS, C>;
+export type AppChannelResponse<C extends AppChannelName> = ResponseOf<typeof APP_CHANNELS, C>;
 /** App channels answer with the same typed envelope as the contract's channels. */
-export function appReplySchema<C extends AppChannelName>(channel: C) {
-  return z.discriminatedUnion('ok', [
-    z.strictObject({ ok: z.literal(true), value: APP_CHANNELS[channel].response }),
-    z.strictObject({ ok: z.literal(false), error: CitadelErrorDataSchema }),
-  ]);
-}
-export type AppReply<C extends AppChannelName> =
-  | { ok: true; value: AppChannelResponse<C> }
-  | { ok: false; error: z.infer<typeof CitadelErrorDataSchema> };
-
-/** The Electron IPC channel name for an app channel (a prefix apart from the contract's `citadel:`). */
-export const appIpcChannelName = (channel: AppChannelName): string => `citadel-app:${channel}`;
+export type AppReply<C extends AppChannelName> = ReplyOf<typeof APP_CHANNELS, C>;
 
 /** The Electron-only functions the preload adds to `window.citadel`, one per app channel. */
-export type CitadelAppBridge = { [C in AppChannelName]: (request: AppChannelRequest<C>) => Promise<AppReply<C>> };
+export type CitadelAppBridge = BridgeOf<typeof APP_CHANNELS>;

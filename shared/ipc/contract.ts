@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { CitadelErrorDataSchema } from '../errors';
 import { ExecutorProfileSchema } from '../executors/profile-schema';
 import { ExecutorSetDescriptionSchema } from '../executors/executor-set-description';
 import { ComparisonSchema } from '../fork/compare';
@@ -14,6 +13,7 @@ import { DiffSummarySchema, VerifierEvidenceSchema } from '../fork/receipts';
 import { ProofProjectionSchema } from '../publish/replay';
 import { ReadinessReportSchema } from '../runtime/readiness';
 import { TelemetrySchema } from '../runtime/telemetry';
+import { defineChannels, type BridgeOf, type ReplyOf, type RequestOf, type ResponseOf } from './define-channels';
 
 /**
  * The one IPC contract (ARCHITECTURE.md): each channel's name, strict request and response
@@ -92,7 +92,7 @@ export const OpenedArtifactSchema = z.strictObject({
   document: z.json(),
 });
 
-export const IPC_CHANNELS = {
+const CONTRACT = defineChannels('citadel', {
   listForks: { request: z.strictObject({ state: ForkStateSchema.nullable() }), response: z.strictObject({ forks: z.array(ForkListEntrySchema) }) },
   forkStatus: { request: Fork, response: ForkStatusSchema },
   previewFork: { request: StartForkRequestSchema, response: z.strictObject({ schema_version: z.union([z.literal(1), z.literal(2)]), executors: ExecutorSetDescriptionSchema }) },
@@ -122,30 +122,20 @@ export const IPC_CHANNELS = {
   validateExecutors: { request: z.strictObject({ text: z.string().max(1024 * 1024) }), response: ExecutorSetDescriptionSchema },
   readiness: { request: z.strictObject({}), response: ReadinessReportSchema },
   settings: { request: z.strictObject({}), response: SettingsSchema },
-} as const satisfies Record<string, { request: z.ZodType; response: z.ZodType }>;
+});
 
-export type ChannelName = keyof typeof IPC_CHANNELS;
-export const CHANNEL_NAMES = Object.keys(IPC_CHANNELS) as ChannelName[];
-export type ChannelRequest<C extends ChannelName> = z.infer<(typeof IPC_CHANNELS)[C]['request']>;
-export type ChannelResponse<C extends ChannelName> = z.infer<(typeof IPC_CHANNELS)[C]['response']>;
-
-/** Every call's answer crosses as a typed value: the response, or an error with its stable code. */
-export function replySchema<C extends ChannelName>(channel: C) {
-  return z.discriminatedUnion('ok', [
-    z.strictObject({ ok: z.literal(true), value: IPC_CHANNELS[channel].response }),
-    z.strictObject({ ok: z.literal(false), error: CitadelErrorDataSchema }),
-  ]);
-}
-export type Reply<C extends ChannelName> = { ok: true; value: ChannelResponse<C> } | { ok: false; error: z.infer<typeof CitadelErrorDataSchema> };
+export const IPC_CHANNELS = CONTRACT.table;
+export const { names: CHANNEL_NAMES, isChannelName, replySchema, ipcName: ipcChannelName, parseRequest: parseChannelRequest } = CONTRACT;
+export type ChannelName = (typeof CHANNEL_NAMES)[number];
+export type ChannelRequest<C extends ChannelName> = RequestOf<typeof IPC_CHANNELS, C>;
+export type ChannelResponse<C extends ChannelName> = ResponseOf<typeof IPC_CHANNELS, C>;
+export type Reply<C extends ChannelName> = ReplyOf<typeof IPC_CHANNELS, C>;
 
 /** The typed event stream (fork/branch state changes, runtime events, verifier steps). */
 export const EVENT_CHANNEL = 'citadel:event';
 export const IpcEventSchema = ForkEventSchema;
 
-/** The Electron IPC channel name for a contract channel. */
-export const ipcChannelName = (channel: ChannelName): string => `citadel:${channel}`;
-
 /** The bridge the preload exposes as `window.citadel`: one named function per channel, one subscription. */
-export type CitadelBridge = { [C in ChannelName]: (request: ChannelRequest<C>) => Promise<Reply<C>> } & {
+export type CitadelBridge = BridgeOf<typeof IPC_CHANNELS> & {
   onEvent(listener: (event: z.infer<typeof ForkEventSchema>) => void): () => void;
 };

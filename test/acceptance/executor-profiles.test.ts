@@ -20,7 +20,7 @@ import type { CitadelError, Violation } from '../../shared/errors';
 import { describeExecutorSet } from '../../main/executors/describe-executor-set';
 import { loadExecutorFile } from '../../main/executors/load-executor-file';
 import { CLAUDE_ALLOWED_TOOLS, CLAUDE_DISALLOWED_TOOLS } from '../../main/runtimes/claude/tool-policy';
-import { adapterFor } from '../../main/runtimes/registry';
+import { adapterFor, BUILTIN_ADAPTERS } from '../../main/runtimes/registry';
 import { resolveExecutable } from '../../main/runtimes/resolve-executable';
 import { executorSelectionFrom } from '../../main/cli/executor-selection';
 import { REPO_ROOT, runCli } from '../support/run-cli';
@@ -302,8 +302,8 @@ describe('digests (decisions D3)', () => {
   it('never changes when the file is reordered', () => {
     const reversedKeys = (p: Json): Json => Object.fromEntries(Object.entries(p).reverse());
     const reordered = { executors: [reversedKeys(clone(codexLocalQwen)), reversedKeys(clone(claudeSonnet))], schema_version: 1 };
-    const original = describeExecutorSet(accepted(specFile));
-    const shuffled = describeExecutorSet(accepted(JSON.parse(JSON.stringify(reordered))));
+    const original = describeExecutorSet(accepted(specFile), BUILTIN_ADAPTERS);
+    const shuffled = describeExecutorSet(accepted(JSON.parse(JSON.stringify(reordered))), BUILTIN_ADAPTERS);
     expect(shuffled).toEqual(original);
     expect(original.executor_set_digest).toBe(SPEC_SET);
   });
@@ -343,7 +343,7 @@ describe('legacy --runtimes (decisions D4)', () => {
       const result = synthesizeLegacyProfiles(list);
       expect(result.ok && result.value).toEqual(expected);
     }
-    const described = describeExecutorSet(expected as ExecutorProfile[]);
+    const described = describeExecutorSet(expected as ExecutorProfile[], BUILTIN_ADAPTERS);
     expect(described.profiles.map((p) => p.branch_id)).toEqual(['branch-claude', 'branch-codex']);
   });
 
@@ -365,7 +365,7 @@ describe('legacy --runtimes (decisions D4)', () => {
 describe('canonical invocation (decisions D5)', () => {
   const argvOf = (p: Json): string[] => {
     const [validated] = accepted(fileWith(p, { ...codexLocalQwen, profile_id: 'zz-other' }));
-    const invocation = adapterFor(validated!.runtime).invocation(validated!);
+    const invocation = adapterFor(validated!.runtime, BUILTIN_ADAPTERS).invocation(validated!);
     return [invocation.executable, ...invocation.args];
   };
 
@@ -432,15 +432,15 @@ describe('canonical invocation (decisions D5)', () => {
 
   it('refuses a profile given to the adapter of another runtime', () => {
     const [claude] = accepted(specFile);
-    expect(() => adapterFor('codex').invocation(claude!)).toThrow(/given a "claude" profile/);
-    expect(() => adapterFor('gemini')).toThrow(expect.objectContaining({ code: 'RUNTIME_UNKNOWN' }));
-    expect(() => adapterFor('__proto__')).toThrow(expect.objectContaining({ code: 'RUNTIME_UNKNOWN' }));
+    expect(() => adapterFor('codex', BUILTIN_ADAPTERS).invocation(claude!)).toThrow(/given a "claude" profile/);
+    expect(() => adapterFor('gemini', BUILTIN_ADAPTERS)).toThrow(expect.objectContaining({ code: 'RUNTIME_UNKNOWN' }));
+    expect(() => adapterFor('__proto__', BUILTIN_ADAPTERS)).toThrow(expect.objectContaining({ code: 'RUNTIME_UNKNOWN' }));
   });
 });
 
 describe('executable resolution', () => {
-  const codexVendor = adapterFor('codex').vendorPackage;
-  const claudeVendor = adapterFor('claude').vendorPackage;
+  const codexVendor = adapterFor('codex', BUILTIN_ADAPTERS).vendorPackage;
+  const claudeVendor = adapterFor('claude', BUILTIN_ADAPTERS).vendorPackage;
   const NPM_JS_SHIM = (rel: string): string =>
     `@ECHO off\r\nGOTO start\r\n:find_dp0\r\nSET dp0=%~dp0\r\nEXIT /b\r\n:start\r\nSETLOCAL\r\nCALL :find_dp0\r\n\r\nIF EXIST "%dp0%\\node.exe" (\r\n  SET "_prog=%dp0%\\node.exe"\r\n) ELSE (\r\n  SET "_prog=node"\r\n  SET PATHEXT=%PATHEXT:;.JS;=;%\r\n)\r\n\r\nendLocal & goto #_undefined_# 2>NUL || title %COMSPEC% & "%_prog%"  "%dp0%\\${rel}" %*\r\n`;
   const NPM_EXE_SHIM = (rel: string): string =>
@@ -559,7 +559,7 @@ describe('CLI: citadel executors validate (real child process)', () => {
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
     const doc = JSON.parse(run.stdout) as Json;
-    expect(doc).toEqual(describeExecutorSet(accepted(specFile)));
+    expect(doc).toEqual(describeExecutorSet(accepted(specFile), BUILTIN_ADAPTERS));
     expect(doc).toMatchObject({
       executor_set_digest: 'sha256:88f9aadf33670ed217351c5645aff873db3483cc8049cffd5056975b87c62ac7',
       profiles: [

@@ -56,14 +56,14 @@ export async function run({ log = (line) => process.stderr.write(`${line}\n`) } 
       [
         `export { verifyFork } from ${JSON.stringify(path.join(repoRoot, 'main/evidence/verify-fork.ts'))};`,
         `export { compareBranches } from ${JSON.stringify(path.join(repoRoot, 'shared/fork/compare.ts'))};`,
-        `export { cliOrchestratorContext } from ${JSON.stringify(path.join(repoRoot, 'main/cli/orchestrator-context.ts'))};`,
+        `export { openOrchestratorContext } from ${JSON.stringify(path.join(repoRoot, 'main/host/open-context.ts'))};`,
       ].join('\n'),
     );
     // Inside the repository, so the bundle's external packages resolve from its node_modules.
     const bundle = path.join(repoRoot, 'out', 'bench', `verify-${process.pid}.mjs`);
     await build({ entryPoints: [entry], outfile: bundle, bundle: true, platform: 'node', format: 'esm', packages: 'external', absWorkingDir: repoRoot, nodePaths: [path.join(repoRoot, 'node_modules')], logLevel: 'error' });
-    const { verifyFork, compareBranches, cliOrchestratorContext } = await import(pathToFileURL(bundle).href);
-    const ctx = await cliOrchestratorContext({ env });
+    const { verifyFork, compareBranches, openOrchestratorContext } = await import(pathToFileURL(bundle).href);
+    const ctx = await openOrchestratorContext({ env });
 
     const citadel = async () => {
       const verified = await verifyFork(ctx, forkId);

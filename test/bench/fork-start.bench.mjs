@@ -44,7 +44,7 @@ const PROFILES = [
   { profile_id: 'codex-b', runtime: 'codex', model: 'gpt-5.1-codex', local_provider: null, adapter_options: { sandbox: 'workspace-write' } },
 ];
 
-// The same hermetic git Citadel runs (main/git/git-at.ts): no user or system config, no hooks.
+// The same hermetic git Citadel runs (main/git/run.ts): no user or system config, no hooks.
 const GIT_ENV = {
   PATH: process.env.PATH ?? '',
   HOME: process.env.HOME ?? tmpdir(),

@@ -52,13 +52,13 @@ export async function run({ log = (line) => process.stderr.write(`${line}\n`) } 
       [
         `export { startWebHost } from ${JSON.stringify(path.join(repoRoot, 'main/web/web-host.ts'))};`,
         `export { createMissionControlService } from ${JSON.stringify(path.join(repoRoot, 'main/mission-control/service.ts'))};`,
-        `export { cliOrchestratorContext } from ${JSON.stringify(path.join(repoRoot, 'main/cli/orchestrator-context.ts'))};`,
+        `export { openOrchestratorContext } from ${JSON.stringify(path.join(repoRoot, 'main/host/open-context.ts'))};`,
         `export { ForkRecordSchema } from ${JSON.stringify(path.join(repoRoot, 'shared/fork/fork-record.ts'))};`,
       ].join('\n'),
     );
     // Inside the repository, so the bundle's external packages resolve from its node_modules.
     await build({ entryPoints: [entry], outfile: bundle, bundle: true, platform: 'node', format: 'esm', packages: 'external', absWorkingDir: repoRoot, nodePaths: [path.join(repoRoot, 'node_modules')], logLevel: 'error' });
-    const { startWebHost, createMissionControlService, cliOrchestratorContext, ForkRecordSchema } = await import(pathToFileURL(bundle).href);
+    const { startWebHost, createMissionControlService, openOrchestratorContext, ForkRecordSchema } = await import(pathToFileURL(bundle).href);
 
     log(`  ${name}: writing ${FORKS} fork records`);
     const records = syntheticRecords(FORKS);
@@ -71,7 +71,7 @@ export async function run({ log = (line) => process.stderr.write(`${line}\n`) } 
     }
 
     const env = { ...process.env, CITADEL_HOME: home, CITADEL_KEYSTORE: 'file', CITADEL_ISSUER: 'bench' };
-    const ctx = await cliOrchestratorContext({ env });
+    const ctx = await openOrchestratorContext({ env });
     const service = createMissionControlService(ctx, { log });
     host = await startWebHost({ service, port: 0, staticDir });
     const endpoint = `http://127.0.0.1:${host.port}/api/call/listForks`;

@@ -5,10 +5,10 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cliOrchestratorContext } from '../../main/cli/orchestrator-context';
+import { openOrchestratorContext } from '../../main/host/open-context';
 import { verifyFork } from '../../main/evidence/verify-fork';
 import { compareFork } from '../../main/orchestrator/compare-fork';
-import type { OrchestratorContext } from '../../main/orchestrator/context';
+import type { OrchestratorContext } from '../../main/host/context';
 import { createFork, type CreateForkInput } from '../../main/orchestrator/create-fork';
 import { driveFork } from '../../main/orchestrator/drive-fork';
 import { buildReplay } from '../../main/publish/build-replay';
@@ -36,7 +36,7 @@ async function setUp(adapters: Readonly<Record<string, RuntimeAdapter>>): Promis
   const h = new ForkHarness(tempDir('citadel-echo-fork-'));
   await h.simulate({ claude: { edits: [{ path: 'src/sum.js', content: WRONG_SUM }] } });
   await installEchoExecutable(h.bin, [{ path: 'src/sum.js', content: FIXED_SUM }]);
-  const ctx = await cliOrchestratorContext({ env: h.env({ CITADEL_KEYSTORE: 'file' }), supervisorScript: BUILT_SUPERVISOR, adapters });
+  const ctx = await openOrchestratorContext({ env: h.env({ CITADEL_KEYSTORE: 'file' }), supervisorScript: BUILT_SUPERVISOR, adapters });
   const input: CreateForkInput = { objective: 'Fix the sum function', executors: { kind: 'executors', profiles: [CLAUDE, ECHO] }, repo: h.repo, workflowFile: h.workflowFile };
   return { h, ctx, input };
 }

@@ -1,10 +1,10 @@
 import path from 'node:path';
-import { cliOrchestratorContext } from '../../../main/cli/orchestrator-context';
-import { createMissionControlService, type MissionControl } from '../../../main/mission-control/service';
-import type { OrchestratorContext } from '../../../main/orchestrator/context';
-import type { ForkEvent } from '../../../shared/fork/events';
-import type { ForkHarness } from '../../support/fork-harness';
-import { REPO_ROOT } from '../../support/run-cli';
+import { openOrchestratorContext } from '../../main/host/open-context';
+import { createMissionControlService, type MissionControl } from '../../main/mission-control/service';
+import type { OrchestratorContext } from '../../main/host/context';
+import type { ForkEvent } from '../../shared/fork/events';
+import type { ForkHarness } from './fork-harness';
+import { REPO_ROOT } from './run-cli';
 
 export const BUILT_SUPERVISOR = path.join(REPO_ROOT, 'out', 'cli', 'supervisor.mjs');
 
@@ -23,7 +23,7 @@ export interface ServiceUnderTest {
  */
 export async function serviceOver(h: ForkHarness, supervisorScript = BUILT_SUPERVISOR): Promise<ServiceUnderTest> {
   const sinkEvents: ForkEvent[] = [];
-  const ctx = await cliOrchestratorContext({
+  const ctx = await openOrchestratorContext({
     env: h.env({ CITADEL_KEYSTORE: 'file' }),
     supervisorScript,
     events: (event) => void sinkEvents.push(event),

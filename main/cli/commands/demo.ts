@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { ForkEvent } from '../../../shared/fork/events';
 import { forkStatusOf } from '../../../shared/fork/fork-status';
 import { runDemo } from '../../demo/run-demo';
-import { cliOrchestratorContext } from '../orchestrator-context';
+import { openOrchestratorContext } from '../../host/open-context';
 import { printJson, type Io } from '../output';
 import { renderComparison } from './render-comparison';
 import { describeEvent, renderForkStatus, renderLandingChecks } from './render-fork';
@@ -13,7 +13,7 @@ const SIMULATED_RUNTIME = fileURLToPath(new URL('./simulated-runtime.mjs', impor
 export async function demoCommand(io: Io, options: { json: boolean }): Promise<void> {
   const events = options.json ? () => undefined : (event: ForkEvent) => io.stderr(describeEvent(event));
   if (!options.json) io.stdout('Citadel demo: one objective, two simulated executors, one verifier.\n\n');
-  const demo = await runDemo({ context: (env, sink) => cliOrchestratorContext({ env, events: sink }), simulatedRuntimeModule: SIMULATED_RUNTIME }, process.env, events);
+  const demo = await runDemo({ context: (env, sink) => openOrchestratorContext({ env, events: sink }), simulatedRuntimeModule: SIMULATED_RUNTIME }, process.env, events);
   const status = forkStatusOf(demo.record);
   if (options.json) {
     printJson(io, {

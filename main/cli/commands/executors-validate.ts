@@ -1,10 +1,11 @@
 import type { ExecutorSetDescription } from '../../../shared/executors/executor-set-description';
-import { describeExecutorSet } from '../../executors/describe-executor-set';
-import { loadExecutorFile } from '../../executors/load-executor-file';
+import { hostAdapters } from '../../host/open-context';
+import { validateExecutorFile } from '../../orchestrator';
 import { displayArgv, printJson, type Io } from '../output';
 
+/** Describes the argv of the adapters a fork would launch with; no fork root or key store is opened. */
 export async function executorsValidate(io: Io, file: string, options: { json: boolean }): Promise<void> {
-  const description = describeExecutorSet((await loadExecutorFile(file)).executors);
+  const description = await validateExecutorFile({ adapters: hostAdapters() }, file);
   if (options.json) printJson(io, description);
   else io.stdout(`Executor file is valid: ${file}\n${renderExecutorSet(description)}`);
 }

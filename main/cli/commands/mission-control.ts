@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { CitadelError } from '../../../shared/errors';
 import { createMissionControlService } from '../../mission-control/service';
 import { startWebHost } from '../../web/web-host';
-import { cliOrchestratorContext } from '../orchestrator-context';
+import { openOrchestratorContext } from '../../host/open-context';
 import type { Io } from '../output';
 
 /** The built renderer ships beside the CLI bundle: out/cli/citadel.mjs → out/renderer/. */
@@ -24,7 +24,7 @@ async function missionControl(io: Io, port: number): Promise<void> {
   if (!existsSync(path.join(RENDERER_DIR, 'index.html'))) {
     throw new CitadelError('RENDERER_NOT_BUILT', `the Mission Control renderer is not built (no index.html in ${RENDERER_DIR}); run npm run build`);
   }
-  const service = createMissionControlService(await cliOrchestratorContext(), { log: (line) => io.stderr(`${line}\n`) });
+  const service = createMissionControlService(await openOrchestratorContext(), { log: (line) => io.stderr(`${line}\n`) });
   const host = await startWebHost({ service, port, staticDir: RENDERER_DIR });
   io.stdout(`Mission Control: ${host.url}\n`);
   io.stderr('Serving on 127.0.0.1 only. Press Ctrl-C to stop.\n');

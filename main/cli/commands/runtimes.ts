@@ -1,10 +1,11 @@
 import type { ReadinessReport } from '../../../shared/runtime/readiness';
-import { readinessReport } from '../../orchestrator/readiness';
-import { BUILTIN_ADAPTERS } from '../../runtimes/registry';
+import { hostAdapters } from '../../host/open-context';
+import { readiness } from '../../orchestrator';
 import { printJson, type Io } from '../output';
 
+/** Reads only the adapters and the environment: no fork root or key store is opened. */
 export async function runtimesCommand(io: Io, options: { json: boolean }): Promise<void> {
-  const report = await readinessReport(BUILTIN_ADAPTERS, process.env);
+  const report = await readiness({ adapters: hostAdapters(), env: process.env });
   if (options.json) printJson(io, report);
   else io.stdout(renderReadiness(report));
 }

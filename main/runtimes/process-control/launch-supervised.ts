@@ -4,7 +4,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CitadelError, isCitadelError } from '../../../shared/errors';
 import { zodViolations } from '../../../shared/zod-violations';
-import { writeJsonDurably } from '../../store/atomic-file';
+import { writePrivateJson } from '../../store/atomic-file';
 import { LaunchSpecSchema, type LaunchSpec } from '../supervisor/launch-spec';
 import type { RunStatus } from '../supervisor/run-status';
 import { readStatus } from './read-status';
@@ -42,7 +42,7 @@ export async function launchSupervised(
   }
   const specFile = launchSpecFileFor(statusFile);
   // The spec carries the runtime's environment, credentials included: owner-only.
-  await writeJsonDurably(specFile, parsed.data, { mode: 0o600 });
+  await writePrivateJson(specFile, parsed.data);
 
   const supervisor = spawn(nodeExecPath, [supervisorScriptPath, specFile], {
     detached: true,

@@ -1,15 +1,12 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, openSync } from 'node:fs';
-import { writeJsonDurably } from '../../store/atomic-file';
+import { PRIVATE_FILE_MODE, writeJsonDurably } from '../../store/atomic-file';
 import { isProcessGroupAlive } from '../process-control/process-liveness';
 import { processStartTime } from '../process-control/proc-stat';
 import { terminateProcessGroup } from '../process-control/terminate-process-group';
 import type { LaunchSpec } from './launch-spec';
 import type { ExitedStatus, RunningStatus } from './run-status';
-
-/** Output files hold whatever the runtime prints, which may include secrets: owner-only. */
-const OUTPUT_FILE_MODE = 0o600;
 
 interface RunState {
   stopped: boolean;
@@ -116,8 +113,9 @@ async function spawnRuntime(spec: LaunchSpec): Promise<Spawned> {
   const fds: number[] = [];
   try {
     fds.push(openSync(spec.stdin_file, 'r'));
-    fds.push(openSync(spec.stdout_file, 'a', OUTPUT_FILE_MODE));
-    fds.push(openSync(spec.stderr_file, 'a', OUTPUT_FILE_MODE));
+    // Output files hold whatever the runtime prints, which may include secrets: owner-only.
+    fds.push(openSync(spec.stdout_file, 'a', PRIVATE_FILE_MODE));
+    fds.push(openSync(spec.stderr_file, 'a', PRIVATE_FILE_MODE));
     const child = spawn(spec.command, spec.args, {
       cwd: spec.cwd,
       env: spec.env,

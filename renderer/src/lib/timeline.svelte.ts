@@ -22,6 +22,7 @@ export class ForkTimeline {
   constructor(readonly forkId: string) {}
 
   /** Records the event when it belongs to this fork; returns whether it did. */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a timestamp, never mutated: nothing to react to.
   record(event: ForkEvent, at: Date = new Date()): boolean {
     if (event.fork_id !== this.forkId) return false;
     const entry: TimelineEntry = { id: this.#next++, at, ...describe(event) };

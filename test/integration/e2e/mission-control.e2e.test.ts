@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect as see } from '@playwright/test';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliOrchestratorContext } from '../../../main/cli/orchestrator-context';
+import { openOrchestratorContext } from '../../../main/host/open-context';
 import { createMissionControlService, type MissionControl } from '../../../main/mission-control/service';
 import { startWebHost, type WebHost } from '../../../main/web/web-host';
 import { buildRenderer } from '../../support/build-renderer';
@@ -42,7 +42,7 @@ beforeAll(async () => {
   });
   const [staticDir, chromium] = await Promise.all([buildRenderer(path.join(base, 'renderer')), launchChromium()]);
   browser = chromium;
-  const ctx = await cliOrchestratorContext({ env: h.env({ CITADEL_KEYSTORE: 'file' }), supervisorScript: path.join(REPO_ROOT, 'out', 'cli', 'supervisor.mjs') });
+  const ctx = await openOrchestratorContext({ env: h.env({ CITADEL_KEYSTORE: 'file' }), supervisorScript: path.join(REPO_ROOT, 'out', 'cli', 'supervisor.mjs') });
   service = createMissionControlService(ctx, { log: () => undefined });
   host = await startWebHost({ service, port: 0, staticDir });
   mkdirSync(SCREENSHOTS, { recursive: true });

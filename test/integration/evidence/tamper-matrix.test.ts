@@ -32,11 +32,11 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, write
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliOrchestratorContext } from '../../../main/cli/orchestrator-context';
+import { openOrchestratorContext } from '../../../main/host/open-context';
 import { publicKeyDigest, publicKeyHex, rawPublicKey } from '../../../main/evidence/signing/public-key';
 import { compareFork } from '../../../main/orchestrator/compare-fork';
-import type { OrchestratorContext } from '../../../main/orchestrator/context';
-import { SignerRecordSchema } from '../../../main/orchestrator/fork-request';
+import type { OrchestratorContext } from '../../../main/host/context';
+import { SignerRecordSchema } from '../../../shared/fork/fork-request';
 import { canonicalJson } from '../../../shared/canonical-json';
 import { sha256Digest } from '../../../shared/digest';
 import { CitadelError } from '../../../shared/errors';
@@ -522,7 +522,7 @@ async function makeFixture(schema: 1 | 2): Promise<Fixture> {
     Array.from({ length: WORKERS }, async () => {
       const root = tempDir(`citadel-tamper-work-s${schema}-`);
       cpSync(path.join(template, 'forks'), path.join(root, 'forks'), { recursive: true });
-      return { root, ctx: await cliOrchestratorContext({ env: { ...process.env, CITADEL_HOME: root, CITADEL_KEYSTORE: 'file' } }) };
+      return { root, ctx: await openOrchestratorContext({ env: { ...process.env, CITADEL_HOME: root, CITADEL_KEYSTORE: 'file' } }) };
     }),
   );
   const [first] = workers;

@@ -1,11 +1,9 @@
 import { realpathSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assertContained, checkContainment } from '../../../main/git/check-containment';
-import type { ContainmentViolation } from '../../../main/git/check-containment';
-import { ContainmentSnapshotSchema, containmentSnapshot } from '../../../main/git/containment-snapshot';
-import type { AssignedWorktree, ContainmentSnapshot } from '../../../main/git/containment-snapshot';
-import { ensureWorktree } from '../../../main/git/ensure-worktree';
+import { assertContained, checkContainment, ContainmentSnapshotSchema, containmentSnapshot } from '../../../main/git/containment';
+import type { AssignedWorktree, ContainmentSnapshot, ContainmentViolation } from '../../../main/git/containment';
+import { ensureWorktree } from '../../../main/git/worktree';
 import { useTempDirs } from '../../support/temp-dir';
 import { commitFiles, git, makeRepo, writeFiles } from './git-fixture';
 

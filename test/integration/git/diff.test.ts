@@ -1,9 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { sha256Digest } from '../../../shared/digest';
-import { changedPaths } from '../../../main/git/changed-paths';
-import { diffCheck } from '../../../main/git/diff-check';
-import { diffSummary } from '../../../main/git/diff-summary';
+import { changedPaths, diffCheck, diffSummary } from '../../../main/git/diff';
 import { useTempDirs } from '../../support/temp-dir';
 import { commitFiles, git, gitBytes, makeRepo, sha256Hex } from './git-fixture';
 

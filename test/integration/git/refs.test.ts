@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { branchExists } from '../../../main/git/branch-exists';
-import { deleteBranch } from '../../../main/git/delete-branch';
-import { isAncestor } from '../../../main/git/is-ancestor';
-import { revParse } from '../../../main/git/rev-parse';
+import { branchExists, deleteBranch, isAncestor, revParse } from '../../../main/git/refs';
 import { useTempDirs } from '../../support/temp-dir';
 import { commitFiles, git, gitStatus, makeRepo } from './git-fixture';
 

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { cliOrchestratorContext } from '../../../main/cli/orchestrator-context';
+import { openOrchestratorContext } from '../../../main/host/open-context';
 import type { LandingInput, ReceiptVerdict } from '../../../main/landing/landing-input';
-import type { OrchestratorContext } from '../../../main/orchestrator/context';
+import type { OrchestratorContext } from '../../../main/host/context';
 import { newForkId } from '../../../main/orchestrator/new-fork-id';
-import { commitTransition } from '../../../main/orchestrator/record-transitions';
+import { commitTransition } from '../../../main/store/record-transitions';
 import { writeJsonDurably } from '../../../main/store/atomic-file';
 import { sha256Digest } from '../../../shared/digest';
 import type { ForkRecord } from '../../../shared/fork/fork-record';
@@ -35,7 +35,7 @@ const BRANCH_IDS = ['branch-claude', 'branch-codex'] as const;
 
 /** `repo` must be a fresh repository with one commit on `main` (git-fixture's makeRepo). */
 export async function fakeFork(base: string, repo: string): Promise<FakeFork> {
-  const ctx = await cliOrchestratorContext({ env: { CITADEL_HOME: path.join(base, 'citadel-root'), CITADEL_KEYSTORE: 'file' } });
+  const ctx = await openOrchestratorContext({ env: { CITADEL_HOME: path.join(base, 'citadel-root'), CITADEL_KEYSTORE: 'file' } });
   const forkId = newForkId();
   const baseRevision = git(repo, 'rev-parse', 'HEAD');
   const heads = new Map<string, string>();

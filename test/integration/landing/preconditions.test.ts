@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { land } from '../../../main/landing/land';
 import { landingChecks } from '../../../main/landing/landing-checks';
 import type { LandingInput } from '../../../main/landing/landing-input';
-import { commitTransition } from '../../../main/orchestrator/record-transitions';
+import { commitTransition } from '../../../main/store/record-transitions';
 import { CitadelError } from '../../../shared/errors';
 import { LANDING_CHECK_NAMES, landingToken, selectionDigest, type LandingCheck, type LandingCheckName } from '../../../shared/fork/landing';
 import { useTempDirs } from '../../support/temp-dir';

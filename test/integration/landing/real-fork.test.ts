@@ -6,12 +6,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cliOrchestratorContext } from '../../../main/cli/orchestrator-context';
+import { openOrchestratorContext } from '../../../main/host/open-context';
 import { land } from '../../../main/landing/land';
 import { landingChecks } from '../../../main/landing/landing-checks';
 import type { LandingInput } from '../../../main/landing/landing-input';
-import { ForkRequestSchema } from '../../../main/orchestrator/fork-request';
-import { commitTransition } from '../../../main/orchestrator/record-transitions';
+import { ForkRequestSchema } from '../../../shared/fork/fork-request';
+import { commitTransition } from '../../../main/store/record-transitions';
 import { sha256Digest } from '../../../shared/digest';
 import type { SelectionRecord } from '../../../shared/fork/landing';
 import { FIXED_SUM, ForkHarness, parseDoc, WRONG_SUM } from '../../support/fork-harness';
@@ -27,7 +27,7 @@ describe('landing a fork run by the engine', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(doc.state).toBe('ready');
 
-    const ctx = await cliOrchestratorContext({ env: { CITADEL_HOME: h.root, CITADEL_KEYSTORE: 'file' } });
+    const ctx = await openOrchestratorContext({ env: { CITADEL_HOME: h.root, CITADEL_KEYSTORE: 'file' } });
     const record = await ctx.store.readRecord(doc.fork_id);
     const { repo } = await ctx.store.readJson(doc.fork_id, 'request', ForkRequestSchema);
     // Recorded as `fork select` records it: the decision at the revision seen, then one transition.

@@ -37,7 +37,7 @@ beforeAll(async () => {
   // Fully bundled: the temp folder has no node_modules to resolve packages from.
   await build({
     absWorkingDir: REPO_ROOT,
-    entryPoints: ['main/demo/simulated-runtime.ts'],
+    entryPoints: ['main/demo/simulated-runtime/index.ts'],
     outfile: entryModule,
     bundle: true,
     platform: 'node',

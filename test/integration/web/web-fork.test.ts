@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cliOrchestratorContext } from '../../../main/cli/orchestrator-context';
+import { openOrchestratorContext } from '../../../main/host/open-context';
 import { createMissionControlService } from '../../../main/mission-control/service';
 import { startWebHost } from '../../../main/web/web-host';
 import { ForkEventSchema } from '../../../shared/fork/events';
@@ -20,7 +20,7 @@ describe('a fork over the loopback web host', () => {
     const staticDir = path.join(h.base, 'renderer');
     mkdirSync(staticDir);
     writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html>\n');
-    const ctx = await cliOrchestratorContext({ env: h.env({ CITADEL_KEYSTORE: 'file' }), supervisorScript: path.join(REPO_ROOT, 'out', 'cli', 'supervisor.mjs') });
+    const ctx = await openOrchestratorContext({ env: h.env({ CITADEL_KEYSTORE: 'file' }), supervisorScript: path.join(REPO_ROOT, 'out', 'cli', 'supervisor.mjs') });
     const service = createMissionControlService(ctx, { log: () => undefined });
     const host = await startWebHost({ service, staticDir });
     try {

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cliOrchestratorContext } from '../../../main/cli/orchestrator-context';
+import { openOrchestratorContext } from '../../../main/host/open-context';
 import { createMissionControlService } from '../../../main/mission-control/service';
 import { startWebHost } from '../../../main/web/web-host';
 import { replySchema, type ChannelName, type ChannelResponse, type Reply } from '../../../shared/ipc/contract';
@@ -38,7 +38,7 @@ describe('operator actions over the loopback web host', () => {
     const staticDir = path.join(h.base, 'renderer');
     mkdirSync(staticDir);
     writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html>\n');
-    const ctx = await cliOrchestratorContext({ env: h.env({ CITADEL_KEYSTORE: 'file' }), supervisorScript: path.join(REPO_ROOT, 'out', 'cli', 'supervisor.mjs') });
+    const ctx = await openOrchestratorContext({ env: h.env({ CITADEL_KEYSTORE: 'file' }), supervisorScript: path.join(REPO_ROOT, 'out', 'cli', 'supervisor.mjs') });
     const logs: string[] = [];
     const service = createMissionControlService(ctx, { log: (line) => void logs.push(line) });
     const host = await startWebHost({ service, staticDir });

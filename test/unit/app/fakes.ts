@@ -3,7 +3,7 @@ import type { ForkEvent } from '../../../shared/fork/events';
 import type { ChannelName, Reply } from '../../../shared/ipc/contract';
 import type { IpcMainLike } from '../../../main/app/ipc-handlers';
 import type { SenderEvent } from '../../../main/app/trusted-senders';
-import type { MissionControlService } from '../../../main/mission-control/service-interface';
+import type { MissionControlService } from '../../../main/mission-control/service';
 
 type Listener = (event: SenderEvent, ...args: unknown[]) => Promise<unknown>;
 

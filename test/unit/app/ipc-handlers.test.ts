@@ -4,6 +4,8 @@ import { APP_CHANNEL_NAMES, appIpcChannelName, appReplySchema, type AppChannelNa
 import { CHANNEL_NAMES, ipcChannelName, replySchema, type ChannelName, type Reply } from '../../../shared/ipc/contract';
 import { registerAppIpcHandlers, registerIpcHandlers, type AppChannelHandlers } from '../../../main/app/ipc-handlers';
 import { createTrustedSenders, type SenderEvent } from '../../../main/app/trusted-senders';
+import type { OrchestratorContext } from '../../../main/host/context';
+import { createMissionControlService } from '../../../main/mission-control/service';
 import { FakeIpcMain, FakeWebContents, fakeService, senderEvent } from './fakes';
 
 const FORK = 'fork-01jq0000000000000000000000';
@@ -75,6 +77,34 @@ function setup(answer: (channel: ChannelName, payload: unknown) => Promise<Reply
   return { ipcMain, calls, window, fromWindow: senderEvent(window, APP_URL) };
 }
 
+/**
+ * The IPC handlers over the real service, which is where every contract request is parsed, on a
+ * context no refused request may reach: any use of it is recorded (and throws).
+ */
+function setupParsing() {
+  const reached: string[] = [];
+  // The service copies the context's fields when it is created; each field records (and refuses) any use.
+  const recorder = (field: string): unknown =>
+    new Proxy(() => undefined, {
+      get: (_target, key) => {
+        reached.push(`${field}.${String(key)}`);
+        throw new Error(`the engine was reached (${field}.${String(key)})`);
+      },
+      apply: () => {
+        reached.push(`${field}()`);
+        throw new Error(`the engine was reached (${field}())`);
+      },
+    });
+  const fields = ['root', 'store', 'adapters', 'env', 'keys', 'issuerId', 'supervisorScript', 'nodeExecPath', 'now', 'events'] satisfies (keyof OrchestratorContext)[];
+  const ctx = Object.fromEntries(fields.map((field) => [field, recorder(field)])) as unknown as OrchestratorContext;
+  const ipcMain = new FakeIpcMain();
+  const senders = createTrustedSenders();
+  const window = new FakeWebContents(1);
+  senders.trust(window);
+  registerIpcHandlers(ipcMain, createMissionControlService(ctx, { log: () => undefined }), senders.isTrusted);
+  return { ipcMain, reached, fromWindow: senderEvent(window, APP_URL) };
+}
+
 describe('IPC handler registration', () => {
   it('registers exactly one handler per contract channel and no other', () => {
     const { ipcMain } = setup();
@@ -98,7 +128,7 @@ describe('IPC handler registration', () => {
 });
 
 describe('IPC sender validation', () => {
-  it('answers the app window on every channel, passing the parsed request to the service', async () => {
+  it('answers the app window on every channel, passing its one request to the service', async () => {
     const { ipcMain, calls, fromWindow } = setup();
     for (const channel of CHANNEL_NAMES) {
       await expect(ipcMain.invoke(ipcChannelName(channel), fromWindow, VALID[channel])).resolves.toEqual({ ok: true, value: { forks: [] } });
@@ -133,19 +163,29 @@ describe('IPC sender validation', () => {
 });
 
 describe('IPC request validation', () => {
-  it.each(CHANNEL_NAMES)('refuses malformed %s requests by schema, before the service', async (channel) => {
-    const { ipcMain, calls, fromWindow } = setup();
+  it.each(CHANNEL_NAMES)('refuses malformed %s requests by schema, before the engine', async (channel) => {
+    const { ipcMain, reached, fromWindow } = setupParsing();
     for (const payload of [...MALFORMED[channel], undefined, 'text', 7]) {
       const reply = await ipcMain.invoke(ipcChannelName(channel), fromWindow, payload);
       expect(reply).toMatchObject({ ok: false, error: { code: 'IPC_REQUEST_INVALID', details: { channel } } });
       expect((reply as { error: { violations: unknown[] } }).error.violations.length).toBeGreaterThan(0);
       expect(replySchema(channel).safeParse(reply).success).toBe(true);
     }
-    expect(calls).toEqual([]);
+    expect(reached).toEqual([]);
+    // The guard itself works: a valid request does reach the engine.
+    await ipcMain.invoke(ipcChannelName('forkStatus'), fromWindow, { fork_id: FORK });
+    expect(reached).not.toEqual([]);
+  });
+
+  it('leaves the parsing to the service: the request reaches it as it came, and its refusal comes back', async () => {
+    const refusal = { ok: false as const, error: { code: 'IPC_REQUEST_INVALID' as const, message: 'refused by the service', details: { channel: 'forkStatus' } } };
+    const { ipcMain, calls, fromWindow } = setup(async () => refusal);
+    await expect(ipcMain.invoke(ipcChannelName('forkStatus'), fromWindow, { fork_id: '../../etc' })).resolves.toEqual(refusal);
+    expect(calls).toEqual([{ channel: 'forkStatus', payload: { fork_id: '../../etc' } }]);
   });
 
   it('names the offending field by its path', async () => {
-    const { ipcMain, fromWindow } = setup();
+    const { ipcMain, fromWindow } = setupParsing();
     const reply = await ipcMain.invoke(ipcChannelName('forkStatus'), fromWindow, { fork_id: FORK, extra: 1 });
     expect(reply).toMatchObject({ error: { violations: [{ path: '$.extra', rule: 'unknown_field' }] } });
   });

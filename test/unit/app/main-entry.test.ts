@@ -7,13 +7,34 @@ import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { APP_CHANNEL_NAMES, appIpcChannelName } from '../../../shared/ipc/app-channels';
-import { CHANNEL_NAMES, EVENT_CHANNEL, ipcChannelName } from '../../../shared/ipc/contract';
+import { APP_CHANNEL_NAMES, appIpcChannelName, appReplySchema, type AppChannelName } from '../../../shared/ipc/app-channels';
+import { CHANNEL_NAMES, EVENT_CHANNEL, ipcChannelName, replySchema, type ChannelName, type ChannelResponse, type Reply } from '../../../shared/ipc/contract';
 import type * as SupervisorNodeModule from '../../../main/app/supervisor-node';
 import { CONTENT_SECURITY_POLICY } from '../../../main/web/security-headers';
 import { FakeIpcMain, fakeService, senderEvent } from './fakes';
 
 type Handler = (...args: never[]) => unknown;
+
+/** What the stand-in service answers: a valid value for the channels these tests call, a typed refusal for the others. */
+const SERVICE_VALUES: { [C in ChannelName]?: ChannelResponse<C> } = {
+  listForks: { forks: [] },
+  settings: {
+    fork_root: '/home/operator/.citadel/forks',
+    issuer_id: 'local-operator',
+    signing_key: 'not_created',
+    public_key_fingerprint: null,
+    key_store: 'os-keychain',
+    key_store_ready: true,
+    key_store_problem: null,
+  },
+};
+
+/** The stand-in's answer, held to the channel's reply schema so that a wrong fake fails here. */
+function serviceAnswer(channel: ChannelName): Reply<ChannelName> {
+  const value = SERVICE_VALUES[channel];
+  const reply = value === undefined ? { ok: false, error: { code: 'INTERNAL_ERROR', message: `no stand-in answer for "${channel}"` } } : { ok: true, value };
+  return replySchema(channel).parse(reply) as Reply<ChannelName>;
+}
 
 const fake = vi.hoisted(() => ({ current: null as unknown as ReturnType<typeof createFakeElectron> }));
 
@@ -118,12 +139,12 @@ vi.mock('electron', () => ({
     return fake.current.shell;
   },
 }));
-vi.mock('../../../main/cli/orchestrator-context', () => ({
-  cliOrchestratorContext: async (options: Record<string, unknown>) => ({ options, nodeExecPath: process.execPath }),
+vi.mock('../../../main/host/open-context', () => ({
+  openOrchestratorContext: async (options: Record<string, unknown>) => ({ options, nodeExecPath: process.execPath }),
 }));
 vi.mock('../../../main/mission-control/service', () => ({
   createMissionControlService: (ctx: Record<string, unknown>) => {
-    const service = fakeService(async () => ({ ok: true, value: { forks: [] } }));
+    const service = fakeService(async (channel) => serviceAnswer(channel));
     fake.current.services.push({ ctx, fake: service });
     return service.service;
   },
@@ -148,6 +169,15 @@ async function startedApp() {
   const [service] = electron.services;
   if (window === undefined || service === undefined) throw new Error('the app did not start');
   return { electron, window, service };
+}
+
+/** Calls a contract channel as the renderer would, and holds the reply to that channel's reply schema. */
+async function invokeChannel(ipcMain: FakeIpcMain, channel: ChannelName, event: ReturnType<typeof senderEvent>, request: unknown): Promise<unknown> {
+  return replySchema(channel).parse(await ipcMain.invoke(ipcChannelName(channel), event, request));
+}
+
+async function invokeAppChannel(ipcMain: FakeIpcMain, channel: AppChannelName, event: ReturnType<typeof senderEvent>, request: unknown): Promise<unknown> {
+  return appReplySchema(channel).parse(await ipcMain.invoke(appIpcChannelName(channel), event, request));
 }
 
 const RENDERER_DIR = fileURLToPath(new URL('../../../main/renderer/', import.meta.url));
@@ -189,18 +219,28 @@ describe('the Electron entry', () => {
     const ipcMain = electron.ipcMain as FakeIpcMain;
     expect([...ipcMain.handlers.keys()].sort()).toEqual([...CHANNEL_NAMES.map(ipcChannelName), ...APP_CHANNEL_NAMES.map(appIpcChannelName)].sort());
     const own = senderEvent(window.webContents, 'app://citadel/index.html');
-    await expect(ipcMain.invoke(ipcChannelName('settings'), own, {})).resolves.toEqual({ ok: true, value: { forks: [] } });
+    await expect(invokeChannel(ipcMain, 'settings', own, {})).resolves.toEqual({ ok: true, value: SERVICE_VALUES.settings });
     const stranger = senderEvent({ id: window.webContents.id + 100 }, 'app://citadel/index.html');
-    await expect(ipcMain.invoke(ipcChannelName('settings'), stranger, {})).resolves.toMatchObject({ ok: false, error: { code: 'IPC_SENDER_REFUSED' } });
+    await expect(invokeChannel(ipcMain, 'settings', stranger, {})).resolves.toMatchObject({ ok: false, error: { code: 'IPC_SENDER_REFUSED' } });
     expect(service.fake.calls).toEqual([{ channel: 'settings', payload: {} }]);
+  });
+
+  it('answers each contract channel within its reply schema, whatever the request', async () => {
+    const { electron, window } = await startedApp();
+    const own = senderEvent(window.webContents, 'app://citadel/index.html');
+    await expect(invokeChannel(electron.ipcMain, 'listForks', own, { state: null })).resolves.toEqual({ ok: true, value: { forks: [] } });
+    for (const channel of CHANNEL_NAMES) {
+      const reply = await electron.ipcMain.invoke(ipcChannelName(channel), own, {});
+      expect(replySchema(channel).safeParse(reply).success, channel).toBe(true);
+    }
   });
 
   it('opens native dialogs for the app channels, proposing saves in the documents folder', async () => {
     const { electron, window } = await startedApp();
     const ipcMain = electron.ipcMain as FakeIpcMain;
     const own = senderEvent(window.webContents, 'app://citadel/index.html');
-    await expect(ipcMain.invoke(appIpcChannelName('chooseRepositoryFolder'), own, {})).resolves.toEqual({ ok: true, value: { path: '/home/operator/repo' } });
-    await expect(ipcMain.invoke(appIpcChannelName('saveArtifact'), own, { suggested_name: 'f.proof.json', text: '{}' })).resolves.toEqual({
+    await expect(invokeAppChannel(ipcMain, 'chooseRepositoryFolder', own, {})).resolves.toEqual({ ok: true, value: { path: '/home/operator/repo' } });
+    await expect(invokeAppChannel(ipcMain, 'saveArtifact', own, { suggested_name: 'f.proof.json', text: '{}' })).resolves.toEqual({
       ok: true,
       value: { saved: false },
     });

@@ -1,6 +1,6 @@
-import { describe, expect, expectTypeOf, it, vi } from 'vitest';
-import { APP_CHANNEL_NAMES, appIpcChannelName, type CitadelAppBridge } from '../../../shared/ipc/app-channels';
-import { CHANNEL_NAMES, EVENT_CHANNEL, ipcChannelName, type CitadelBridge } from '../../../shared/ipc/contract';
+import { describe, expect, it, vi } from 'vitest';
+import { APP_CHANNEL_NAMES, appIpcChannelName } from '../../../shared/ipc/app-channels';
+import { CHANNEL_NAMES, EVENT_CHANNEL, ipcChannelName } from '../../../shared/ipc/contract';
 import { createBridge, type IpcRendererLike } from '../../../preload/bridge';
 
 type Relay = (event: unknown, payload: unknown) => void;
@@ -26,12 +26,8 @@ vi.mock('electron', () => {
   return { contextBridge: { exposeInMainWorld: (key: string, api: unknown) => exposed.worlds.push([key, api]) }, ipcRenderer };
 });
 
+// That createBridge's type is CitadelBridge & CitadelAppBridge is checked by typecheck, in preload-bridge.test-d.ts.
 describe('window.citadel', () => {
-  it('satisfies CitadelBridge (and the app channels) at compile time', () => {
-    expectTypeOf(createBridge).returns.toEqualTypeOf<CitadelBridge & CitadelAppBridge>();
-    expectTypeOf(createBridge).returns.toExtend<CitadelBridge>();
-  });
-
   it('has one named function per contract and app channel, plus onEvent, and nothing else', () => {
     const bridge = createBridge(fakeIpcRenderer().ipc);
     expect(Object.keys(bridge).sort()).toEqual([...CHANNEL_NAMES, ...APP_CHANNEL_NAMES, 'onEvent'].sort());

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createBackgroundDrives } from '../../../main/mission-control/background-drives';
-import type { OrchestratorContext } from '../../../main/orchestrator/context';
+import type { OrchestratorContext } from '../../../main/host/context';
 import { CitadelError } from '../../../shared/errors';
 import { ForkEventSchema, type ForkEvent } from '../../../shared/fork/events';
 

@@ -4,7 +4,7 @@ import type { ForkRecord } from '../../../shared/fork/fork-record';
 import { CHANNEL_NAMES, type ChannelName } from '../../../shared/ipc/contract';
 import { ForkHarness } from '../../support/fork-harness';
 import { useTempDirs } from '../../support/temp-dir';
-import { serviceOver } from './service-context';
+import { serviceOver } from '../../support/service-context';
 import { createMissionControlService } from '../../../main/mission-control/service';
 
 const tempDir = useTempDirs();

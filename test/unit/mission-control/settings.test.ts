@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ForkHarness } from '../../support/fork-harness';
 import { useTempDirs } from '../../support/temp-dir';
-import { serviceOver } from './service-context';
+import { serviceOver } from '../../support/service-context';
 
 const tempDir = useTempDirs();
 

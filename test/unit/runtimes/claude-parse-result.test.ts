@@ -17,6 +17,55 @@ function editedSuccess(edit: (result: Record<string, unknown>) => void, override
   return parse('claude', 'a_text', { stdout: `${JSON.stringify(result)}\n`, ...overrides });
 }
 
+/** Token counts and costs as recorded, and the malformed values the parser must keep unknown. */
+const tokenCount = fc.oneof(fc.nat(), fc.constantFrom(-1, 1.5, '123', null));
+const costUsd = fc.oneof(fc.double({ min: 0, max: 10, noNaN: true }), fc.constantFrom(-0.5, '0.001', null));
+
+/**
+ * `{"type":"result",…}` objects with the fields and values seen in recordings/claude (successes,
+ * tool runs with permission denials, 401/403/500 and connection errors), any of them left out.
+ */
+const resultObject = fc.record(
+  {
+    type: fc.constant('result'),
+    subtype: fc.constantFrom('success', 'error_during_execution', 'error_max_turns'),
+    is_error: fc.boolean(),
+    api_error_status: fc.constantFrom(null, 401, 403, 500),
+    api_error_type: fc.constantFrom('authentication_error', 'api_error'),
+    api_error: fc.constant('connection_failed'),
+    result: fc.constantFrom(
+      'FAKE-REPLY: hello from the fake Anthropic server.',
+      'Edited README.md.',
+      'Not logged in · Please run /login',
+      'Invalid API key · Fix external API key',
+      'API Error: Connection refused — a firewall or proxy may be blocking it (ECONNREFUSED)',
+    ),
+    session_id: fc.oneof(fc.uuid(), fc.string()),
+    num_turns: fc.integer({ min: 1, max: 12 }),
+    total_cost_usd: costUsd,
+    usage: fc.record(
+      { input_tokens: tokenCount, output_tokens: tokenCount, cache_creation_input_tokens: fc.nat(), cache_read_input_tokens: fc.nat() },
+      { requiredKeys: [] },
+    ),
+    modelUsage: fc.dictionary(
+      fc.constantFrom('claude-sonnet-4-5', 'claude-opus-4-5', 'claude-sonnet-5-5', 'claude sonnet'),
+      fc.record({ inputTokens: fc.nat(), outputTokens: fc.nat(), costUSD: fc.double({ min: 0, max: 10, noNaN: true }) }),
+      { maxKeys: 2 },
+    ),
+    permission_denials: fc.array(
+      fc.record({ tool_name: fc.constantFrom('Bash', 'Write'), tool_use_id: fc.string(), tool_input: fc.dictionary(fc.string(), fc.string(), { maxKeys: 2 }) }),
+      { maxLength: 2 },
+    ),
+    terminal_reason: fc.constantFrom('completed', 'api_error'),
+    stop_reason: fc.constantFrom('end_turn', 'stop_sequence'),
+  },
+  { requiredKeys: ['type', 'is_error'] },
+);
+const resultLine = resultObject.map((result) => `${JSON.stringify(result)}\n`);
+// Exit 0 half the time, so that runs which may succeed are common.
+const exitCodes = fc.oneof(fc.constant(0), fc.option(fc.integer({ min: 0, max: 255 })));
+const signals = fc.constantFrom(null, null, null, 'SIGTERM', 'SIGKILL');
+
 describe('Claude result parser on recorded runs', () => {
   it('reads a plain success: model from the modelUsage key, tokens, cost, session', () => {
     expect(parse('claude', 'a_text')).toEqual({
@@ -168,11 +217,29 @@ describe('Claude result parser on derived transcripts', () => {
   });
 
   it('never throws and always returns a schema-valid result, whatever the output', () => {
+    let successes = 0;
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.json()), fc.option(fc.integer({ min: 0, max: 255 })), (stdout, exitCode) => {
-        const parsed = parseClaudeResult({ stdout, stderr: '', exitCode, signal: null, worktree: '/w', env: {} });
+      fc.property(fc.oneof(fc.string(), fc.json(), resultLine), exitCodes, signals, (stdout, exitCode, signal) => {
+        const parsed = parseClaudeResult({ stdout, stderr: '', exitCode, signal, worktree: '/w', env: {} });
         expect(ParsedRuntimeOutputSchema.safeParse(parsed).success).toBe(true);
-        if (parsed.succeeded) expect(exitCode).toBe(0);
+        if (parsed.succeeded) {
+          successes += 1;
+          expect(exitCode).toBe(0);
+          expect(signal).toBeNull();
+        }
+      }),
+    );
+    // Without generated result objects no run succeeds, and the checks above never run.
+    expect(successes).toBeGreaterThan(0);
+  });
+
+  it('decides a result object by is_error, the exit code and the signal alone, whatever its other fields', () => {
+    fc.assert(
+      fc.property(resultObject, fc.constantFrom('', '\n'), exitCodes, signals, (result, end, exitCode, signal) => {
+        const parsed = parseClaudeResult({ stdout: `${JSON.stringify(result)}${end}`, stderr: '', exitCode, signal, worktree: '/w', env: {} });
+        expect(ParsedRuntimeOutputSchema.safeParse(parsed).success).toBe(true);
+        expect(parsed.succeeded).toBe(!result.is_error && exitCode === 0 && signal === null);
+        expect(parsed.failure_code === null).toBe(parsed.succeeded);
       }),
     );
   });

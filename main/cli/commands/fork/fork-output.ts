@@ -1,0 +1,28 @@
+import type { ForkEvent, ForkEventSink } from '../../../../shared/fork/events';
+import type { ForkRecord } from '../../../../shared/fork/fork-record';
+import { forkStatusOf } from '../../../../shared/fork/fork-status';
+import type { PublicArtifact } from '../../../orchestrator';
+import { printJson, type Io } from '../../output';
+import { describeEvent, renderForkStatus } from '../render-fork';
+
+/** `--json`: exactly one JSON document on stdout instead of text. */
+export interface JsonOption {
+  json?: boolean;
+}
+
+/** Progress lines on stderr; none with --json, whose stdout carries exactly one document. */
+export function progress(io: Io, json: boolean): ForkEventSink {
+  return json ? () => undefined : (event: ForkEvent) => io.stderr(describeEvent(event));
+}
+
+export function printRecord(io: Io, record: ForkRecord, json: boolean, extra: Record<string, unknown> = {}): void {
+  const status = forkStatusOf(record);
+  if (json) printJson(io, { ...status, ...extra });
+  else io.stdout(renderForkStatus(status));
+}
+
+/** A public artifact on stdout, or written to `output` with its digest reported. */
+export function printArtifact(io: Io, artifact: PublicArtifact, output: string | undefined): void {
+  if (output === undefined) io.stdout(artifact.text);
+  else printJson(io, { written: output, digest: artifact.digest });
+}

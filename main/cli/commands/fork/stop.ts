@@ -1,0 +1,26 @@
+import type { Command } from 'commander';
+import { forkStatusOf } from '../../../../shared/fork/fork-status';
+import { openOrchestratorContext } from '../../../host/open-context';
+import { stopFork } from '../../../orchestrator';
+import { printJson, type Io } from '../../output';
+import { renderForkStatus } from '../render-fork';
+import { progress, type JsonOption } from './fork-output';
+
+/** `citadel fork stop FORK_ID [BRANCH_ID]`: end running process groups; the collection records the outcome. */
+export function stopCommand(fork: Command, io: Io): void {
+  fork
+    .command('stop')
+    .description("terminate a running branch's process group (every running branch without BRANCH_ID)")
+    .argument('<fork_id>')
+    .argument('[branch_id]')
+    .option('--json', 'print exactly one JSON document')
+    .action(async (forkId: string, branchId: string | undefined, options: JsonOption) => {
+      const ctx = await openOrchestratorContext({ events: progress(io, options.json === true) });
+      const outcome = await stopFork(ctx, forkId, branchId);
+      if (options.json) printJson(io, { stopped: outcome.stopped, status: forkStatusOf(outcome.record) });
+      else {
+        for (const s of outcome.stopped) io.stdout(`${s.branch_id}: process ${s.process_gone ? 'gone' : 'STILL RUNNING'} (${s.via})\n`);
+        io.stdout(renderForkStatus(forkStatusOf(outcome.record)));
+      }
+    });
+}

@@ -1,0 +1,39 @@
+import { readFile, realpath } from 'node:fs/promises';
+import type { z } from 'zod';
+import { simulateClaude } from './claude';
+import { simulateCodex } from './codex';
+import type { SimulationIo } from './invocation';
+import { SimulationScenarioSchema, type SimulatedBehaviour, type SimulatedRuntimeId } from './scenario';
+
+/**
+ * Stand-ins for the `claude` and `codex` CLIs, for Citadel's demo and for tests. They are installed as
+ * executables named `claude`/`codex` first on PATH (installSimulatedRuntimes), read the prompt on
+ * stdin, really edit files in their cwd, and print stdout and exit codes in exactly the shapes
+ * recorded from Claude Code 2.1.328 and Codex 0.169.0 (recordings/). The simulated Codex also writes
+ * a real rollout file under `$CODEX_HOME/sessions/YYYY/MM/DD/`, like the real one.
+ *
+ * This module is the entry esbuild bundles to out/cli/simulated-runtime.mjs; the installed wrappers
+ * import it and call runSimulatedRuntime(…, processSimulationIo(…)). The scenario file's format is
+ * in ./scenario.ts.
+ */
+
+export { installSimulatedRuntimes } from './install';
+export { processSimulationIo } from './invocation';
+export type { SimulationScenario } from './scenario';
+
+/** Runs one simulated CLI invocation; resolves to its exit code (never, for "hang"). */
+export async function runSimulatedRuntime(runtime: SimulatedRuntimeId, argv: readonly string[], io: SimulationIo): Promise<number> {
+  let prompt = '';
+  for await (const chunk of io.stdin) prompt += chunk.toString();
+  let scenario: z.infer<typeof SimulationScenarioSchema>;
+  try {
+    scenario = SimulationScenarioSchema.parse(JSON.parse(await readFile(io.scenarioFile, 'utf8')));
+  } catch (error) {
+    io.stderr(`simulated ${runtime}: cannot use ${io.scenarioFile}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+  const { claude, codex, ...shared } = scenario;
+  const behaviour: SimulatedBehaviour = { ...shared, ...(runtime === 'claude' ? claude : codex) };
+  const cwd = await realpath(io.cwd);
+  return runtime === 'claude' ? simulateClaude(argv, prompt, behaviour, cwd, io) : simulateCodex(argv, prompt, behaviour, cwd, io);
+}

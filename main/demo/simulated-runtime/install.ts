@@ -1,0 +1,44 @@
+import { chmod, mkdir, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { CitadelError } from '../../../shared/errors';
+import { SIMULATION_FILE_NAME, SimulationScenarioSchema, type SimulationScenario } from './scenario';
+
+/** Where the build puts this module (out/cli/simulated-runtime.mjs) when it is bundled next to the CLI. */
+const BUILT_SIMULATED_RUNTIME_PATH = fileURLToPath(new URL('./simulated-runtime.mjs', import.meta.url));
+
+/** Writes the `claude` and `codex` wrappers (mode 0755) and the scenario file into binDir. */
+export async function installSimulatedRuntimes(
+  binDir: string,
+  scenario: SimulationScenario,
+  nodeExecPath: string = process.execPath,
+  entryModulePath: string = BUILT_SIMULATED_RUNTIME_PATH,
+): Promise<{ claude: string; codex: string; scenarioFile: string }> {
+  const parsed = SimulationScenarioSchema.safeParse(scenario);
+  if (!parsed.success) throw new CitadelError('INTERNAL_ERROR', `invalid simulation scenario: ${parsed.error.message}`);
+  // A shebang line is split at whitespace and bounded in length by the kernel.
+  if (!path.isAbsolute(nodeExecPath) || /\s/.test(nodeExecPath) || nodeExecPath.length > 200) {
+    throw new CitadelError('INTERNAL_ERROR', `cannot use ${nodeExecPath} in a #! line`);
+  }
+  const entryIsFile = path.isAbsolute(entryModulePath) && (await stat(entryModulePath).catch(() => null))?.isFile() === true;
+  if (!entryIsFile) throw new CitadelError('INTERNAL_ERROR', `the simulated runtime module ${entryModulePath} is not built`);
+
+  await mkdir(binDir, { recursive: true });
+  const scenarioFile = path.join(binDir, SIMULATION_FILE_NAME);
+  await writeFile(scenarioFile, `${JSON.stringify(parsed.data, null, 2)}\n`);
+  const written = { claude: path.join(binDir, 'claude'), codex: path.join(binDir, 'codex') };
+  for (const runtime of ['claude', 'codex'] as const) {
+    // Extensionless, so Node may load it as CommonJS or ESM: only dynamic import() works in both.
+    const wrapper = [
+      `#!${nodeExecPath}`,
+      `// Citadel's simulated ${runtime} (demo and tests), not the vendor CLI.`,
+      `import(${JSON.stringify(pathToFileURL(entryModulePath).href)})`,
+      `  .then((m) => m.runSimulatedRuntime(${JSON.stringify(runtime)}, process.argv.slice(2), m.processSimulationIo(process.argv[1])))`,
+      `  .then((code) => { process.exitCode = code; }, (error) => { process.stderr.write(String(error) + '\\n'); process.exitCode = 70; });`,
+      '',
+    ].join('\n');
+    await writeFile(written[runtime], wrapper);
+    await chmod(written[runtime], 0o755);
+  }
+  return { ...written, scenarioFile };
+}

@@ -1,0 +1,181 @@
+import { devNull } from 'node:os';
+import { GitPluginError, simpleGit } from 'simple-git';
+import type { SimpleGit, SimpleGitOptions } from 'simple-git';
+import { CitadelError } from '../../shared/errors';
+
+// Killed when git prints nothing for this long (simple-git's block timeout restarts on output).
+const BLOCK_TIMEOUT_MS = 300_000;
+// simple-git queues commands per instance. runGit makes one instance per command, so this caps
+// only code that drives a gitAt instance itself; the verbs start at most a few commands at once.
+const MAX_CONCURRENT_PROCESSES = 4;
+
+/**
+ * `-c` settings every git process gets, overriding the repository's own config. Global and system
+ * config are not read at all (see `gitEnvironment`), so these guard against `.git/config`.
+ * Hooks: `core.hooksPath` names the null device, a path that can hold no hook, so no hook of any
+ * kind runs (pre-commit, commit-msg, post-commit, post-checkout, reference-transaction, merge
+ * hooks). `--no-verify` would skip only some of them.
+ */
+const FORCED_CONFIG = [
+  `core.hooksPath=${devNull}`,
+  'core.fsmonitor=false',
+  'commit.gpgSign=false',
+  'core.quotePath=true',
+  'diff.suppressBlankEmpty=false',
+  'rerere.enabled=false',
+];
+
+// Copied from the caller's environment when present: git needs PATH to find its helpers, and
+// Windows needs SYSTEMROOT to start a process at all. Nothing else is inherited.
+const INHERITED = ['PATH', 'HOME', 'SYSTEMROOT'] as const;
+
+/**
+ * The whole environment of a git process. Only the fixed variables below plus `extra` reach git:
+ * ambient `GIT_DIR`, `GIT_INDEX_FILE`, pagers and editors never do.
+ */
+export function gitEnvironment(extra: Readonly<Record<string, string>> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of INHERITED) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return {
+    ...env,
+    LC_ALL: 'C',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: devNull,
+    GIT_ATTR_NOSYSTEM: '1',
+    // Read-only verbs (status) must not take index.lock while an agent works in the same tree.
+    GIT_OPTIONAL_LOCKS: '0',
+    ...extra,
+  };
+}
+
+export interface GitAtOptions {
+  /** Added to the fixed environment (e.g. the Citadel commit identity). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** simple-git's per-task error hook; `runGit` uses it to read the exit code and raw output. */
+  readonly errors?: SimpleGitOptions['errors'];
+}
+
+/** A simple-git instance for `dir`: no prompts, no user config, no hooks, a timeout, no shell. */
+export function gitAt(dir: string, options: GitAtOptions = {}): SimpleGit {
+  const env = gitEnvironment(options.env);
+  return simpleGit({
+    baseDir: dir,
+    maxConcurrentProcesses: MAX_CONCURRENT_PROCESSES,
+    timeout: { block: BLOCK_TIMEOUT_MS },
+    config: FORCED_CONFIG,
+    // simple-git strips or refuses GIT_* variables it is not told about.
+    allowEnvironment: Object.keys(env).filter((name) => name.startsWith('GIT_')),
+    // These switches permit exactly the settings above, whose values are fixed in this file:
+    // the hooks path and fsmonitor overrides, and GIT_CONFIG_GLOBAL pointing at the null device.
+    unsafe: { allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true, allowUnsafeConfigPaths: true },
+    ...(options.errors ? { errors: options.errors } : {}),
+  }).env(env);
+}
+
+/** What one git process did, as far as it got. */
+export interface GitOutcome {
+  /** The git arguments, without the forced `-c` settings every process gets (see `gitAt`). */
+  readonly args: readonly string[];
+  /** null when git never reached an exit status: it could not start, timed out, or was refused by simple-git. */
+  readonly exitCode: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+// Enough to diagnose a failure without copying a whole diff into an error record.
+const MAX_OUTPUT_CHARS = 8_192;
+
+const clip = (text: string): string =>
+  text.length <= MAX_OUTPUT_CHARS ? text : `${text.slice(0, MAX_OUTPUT_CHARS)}… (${text.length - MAX_OUTPUT_CHARS} more characters)`;
+
+/** A git command that failed. It carries the argv and the output, so nobody has to re-run git to learn why. */
+export class GitError extends CitadelError {
+  readonly args: readonly string[];
+  readonly exitCode: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+
+  constructor(outcome: GitOutcome, reason: string, cause?: unknown) {
+    super('GIT_FAILED', `git ${outcome.args.join(' ')}: ${reason}`, {
+      details: { args: [...outcome.args], exit_code: outcome.exitCode, stdout: clip(outcome.stdout), stderr: clip(outcome.stderr) },
+      cause,
+    });
+    this.name = 'GitError';
+    this.args = outcome.args;
+    this.exitCode = outcome.exitCode;
+    this.stdout = outcome.stdout;
+    this.stderr = outcome.stderr;
+  }
+}
+
+/** One finished git process. `stdout` is kept as bytes: diffs of binary files are not text. */
+export interface GitRun {
+  readonly stdout: Buffer;
+  readonly stderr: string;
+  readonly exitCode: number;
+}
+
+export interface RunGitOptions {
+  /** Exit codes that are answers rather than failures (e.g. 1 from `merge-base --is-ancestor`). */
+  readonly okExitCodes?: readonly number[];
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+type TaskResult = Parameters<NonNullable<SimpleGitOptions['errors']>>[1];
+
+/**
+ * Runs `git <args>` in `dir` through `gitAt`. Resolves with the raw output when the exit code is
+ * one of `okExitCodes`; otherwise throws a GitError carrying args, exit code and output.
+ */
+export async function runGit(dir: string, args: readonly string[], options: RunGitOptions = {}): Promise<GitRun> {
+  const okExitCodes = options.okExitCodes ?? [0];
+  // simple-git's error hook is the one place it hands over the exit code and undecoded output; a
+  // fresh instance per call keeps what it sees from being mixed with another command's.
+  const seen: { result?: TaskResult; rejection?: Error } = {};
+  try {
+    const git = gitAt(dir, {
+      ...(options.env ? { env: options.env } : {}),
+      errors: (error, result) => {
+        seen.result = result;
+        // A timeout or abort arrives as a plugin error, whatever exit code the killed process left.
+        if (error instanceof GitPluginError) seen.rejection = error;
+        return undefined;
+      },
+    });
+    await git.raw(['--no-pager', ...args]);
+  } catch (cause) {
+    throw new GitError({ args, exitCode: null, stdout: '', stderr: '' }, errorText(cause), cause);
+  }
+  const { result, rejection } = seen;
+  const stdout = Buffer.concat(result?.stdOut ?? []);
+  const stderr = Buffer.concat(result?.stdErr ?? []).toString('utf8');
+  const exitCode = typeof result?.exitCode === 'number' ? result.exitCode : null;
+  if (rejection || exitCode === null || !okExitCodes.includes(exitCode)) {
+    const outcome = { args, exitCode: rejection ? null : exitCode, stdout: stdout.toString('utf8'), stderr };
+    const reason = rejection ? rejection.message : `exit code ${String(exitCode)}: ${firstLine(stderr)}`;
+    throw new GitError(outcome, reason, rejection);
+  }
+  return { stdout, stderr, exitCode };
+}
+
+/** stdout as text without the one line break git ends it with (paths may end in spaces). */
+export function stdoutLine(run: GitRun): string {
+  const text = run.stdout.toString('utf8');
+  return text.endsWith('\n') ? text.slice(0, -1) : text;
+}
+
+/** stdout split into the NUL-terminated fields `-z` produces. */
+export function stdoutFields(run: GitRun): string[] {
+  const text = run.stdout.toString('utf8');
+  const fields = text.split('\0');
+  if (fields.at(-1) === '') fields.pop();
+  return fields;
+}
+
+const firstLine = (text: string): string => text.split('\n', 1)[0] ?? '';
+
+const errorText = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause));

@@ -1,0 +1,46 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ForkEventSink } from '../../shared/fork/events';
+import { defaultIssuerId, openKeyStore } from '../evidence/keys/key-store';
+import { BUILTIN_ADAPTERS } from '../runtimes/registry';
+import { defaultForkRoot, ForkRoot } from '../store/fork-root';
+import { ForkStore } from '../store/fork-store';
+import type { OrchestratorContext } from './context';
+
+/**
+ * The supervisor is bundled beside the CLI (out/cli/supervisor.mjs beside out/cli/citadel.mjs);
+ * a host bundled elsewhere (the Electron main) passes its own path.
+ */
+const SUPERVISOR_SCRIPT = fileURLToPath(new URL('./supervisor.mjs', import.meta.url));
+
+type Adapters = OrchestratorContext['adapters'];
+
+export interface ContextOptions {
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly events?: ForkEventSink;
+  readonly adapters?: Adapters;
+  readonly supervisorScript?: string;
+}
+
+/** The runtime plug-ins a host runs with: the built-in ones unless it names its own. */
+export function hostAdapters(options: Pick<ContextOptions, 'adapters'> = {}): Adapters {
+  return options.adapters ?? BUILTIN_ADAPTERS;
+}
+
+/** Builds the orchestrator's context for one host from the operator's environment (decisions D2, D9). */
+export async function openOrchestratorContext(options: ContextOptions = {}): Promise<OrchestratorContext> {
+  const env = options.env ?? process.env;
+  const root = await ForkRoot.open(defaultForkRoot(env));
+  return {
+    root,
+    store: new ForkStore(root),
+    adapters: hostAdapters(options),
+    env,
+    keys: openKeyStore({ keysDir: root.keysDir(), env }),
+    issuerId: env.CITADEL_ISSUER ?? defaultIssuerId(env),
+    supervisorScript: options.supervisorScript ?? path.resolve(SUPERVISOR_SCRIPT),
+    nodeExecPath: process.execPath,
+    now: () => new Date(),
+    events: options.events ?? (() => undefined),
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * The one door into the engine (ARCHITECTURE.md): one function per operator action, named as its
+ * Mission Control channel. The CLI, Mission Control and the demo call only these; whatever an
+ * action chains (create then launch, landing input then land, build then render) is chained here.
+ */
+import type { ForkRecord } from '../../shared/fork/fork-record';
+import type { ForkListEntry } from '../../shared/ipc/contract';
+import type { ReadinessReport } from '../../shared/runtime/readiness';
+import type { Resumability } from '../../shared/fork/resumability';
+import type { OrchestratorContext } from '../host/context';
+import { listForks as listAll } from './list-forks';
+import { readinessReport } from './readiness';
+import { resumability as resumabilityOf } from './resumability';
+
+export { startFork, resumeFork, resolveBranch, type Collect, type ExecutorSource, type RunInBackground, type StartRequest } from './launch-actions';
+export { stopFork } from './stop-fork';
+export { cleanFork } from './clean-fork';
+export { compareFork } from './compare-fork';
+export { selectBranch } from './select-branch';
+export { branchDetail } from './branch-detail';
+export { landingChecks, confirmLanding } from './landing-actions';
+export { exportReplay, exportProof, proofProjection } from './export-actions';
+export type { PublicArtifact } from '../publish/export-public';
+export { previewFork, validateExecutors, validateExecutorFile } from './executor-actions';
+export { settingsOf as settings } from './settings';
+export { openArtifact } from '../publish/open-artifact';
+
+/** One fork's record as it is on disk. */
+export function forkStatus(ctx: OrchestratorContext, forkId: string): Promise<ForkRecord> {
+  return ctx.store.readRecord(forkId);
+}
+
+/** Every fork under the root, or those in one state; an unreadable record is listed as unknown. */
+export async function listForks(ctx: OrchestratorContext, state: ForkListEntry['state'] | null = null): Promise<ForkListEntry[]> {
+  const forks = await listAll(ctx);
+  return state === null ? forks : forks.filter((fork) => fork.state === state);
+}
+
+/**
+ * What `resumeFork` would find to continue. A fork this host is driving (`drivenHere`) holds the
+ * lock only between its steps: it is in progress all along.
+ */
+export async function resumability(ctx: OrchestratorContext, forkId: string, drivenHere: readonly string[] = []): Promise<Resumability> {
+  return drivenHere.includes(forkId) ? { resumable: false, reason: 'in_progress' } : resumabilityOf(ctx, forkId);
+}
+
+/** `citadel runtimes`: each adapter's executable, version and credential names, and the local providers. */
+export function readiness(ctx: Pick<OrchestratorContext, 'adapters' | 'env'>): Promise<ReadinessReport> {
+  return readinessReport(ctx.adapters, ctx.env);
+}

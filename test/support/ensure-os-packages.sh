@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The OS packages the tests need, checked by the commands they provide: run first by `npm test` and
+# by .ci/run, so a fresh Debian/Ubuntu machine never fails a test for lack of a package. As root with
+# apt-get it installs what is missing (and says so); otherwise it fails at once with the one command.
+set -euo pipefail
+
+# command:package — git for real repositories; D-Bus, gnome-keyring and secret-tool for a real Secret
+# Service; Chromium for the Mission Control UI tests; unshare (util-linux) and ip (iproute2) for the
+# vendor tests' loopback-only namespace; bwrap (bubblewrap) and socat for executor containment.
+needs=(
+  git:git
+  update-ca-certificates:ca-certificates
+  dbus-run-session:dbus
+  gnome-keyring-daemon:gnome-keyring
+  secret-tool:libsecret-tools
+  chromium:chromium
+  unshare:util-linux
+  ip:iproute2
+  bwrap:bubblewrap
+  socat:socat
+)
+
+missing=()
+for need in "${needs[@]}"; do
+  command -v "${need%%:*}" >/dev/null 2>&1 || PATH="$PATH:/usr/sbin:/sbin" command -v "${need%%:*}" >/dev/null 2>&1 || missing+=("${need##*:}")
+done
+[ "${#missing[@]}" -eq 0 ] && exit 0
+
+install="apt-get install -y --no-install-recommends ${missing[*]}"
+if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+  echo "ensure-os-packages: installing what the tests need: ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  $install -qq
+  exit 0
+fi
+echo "ensure-os-packages: the tests need these packages: ${missing[*]}" >&2
+echo "Run: sudo $install" >&2
+exit 1

@@ -8,10 +8,12 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 export async function buildCli() {
   await build({
     absWorkingDir: root,
-    // The CLI, the detached runtime supervisor and the demo's simulated runtimes ship side by side.
+    // The CLI, the detached runtime supervisor, the sandbox's inner bridge (found beside the supervisor,
+    // main/host/open-context.ts) and the demo's simulated runtimes ship side by side.
     entryPoints: {
       citadel: 'main/cli/citadel.ts',
       supervisor: 'main/runtimes/supervisor/supervisor-main.ts',
+      'sandbox-inner-bridge': 'main/sandbox/egress/inner-bridge.ts',
       'simulated-runtime': 'main/demo/simulated-runtime/index.ts',
     },
     outdir: 'out/cli',

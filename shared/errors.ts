@@ -62,6 +62,7 @@ export const ERROR_CODES = [
   'EXECUTOR_PROFILE_INVALID',
   'ATTEMPTS_EXHAUSTED',
   'SANDBOX_UNAVAILABLE',
+  'EGRESS_PROVIDER_UNSUPPORTED',
 ] as const;
 
 export const ErrorCodeSchema = z.enum(ERROR_CODES);

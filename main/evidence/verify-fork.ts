@@ -11,6 +11,7 @@ import type { BranchRecord, ForkRecord } from '../../shared/fork/fork-record';
 import { modelProof } from '../../shared/fork/model-proof';
 import { branchResultOf, ExecutionReceiptSchema, ForkReceiptSchema, ObservationSchema, type ExecutionReceipt, type Observation } from '../../shared/fork/receipts';
 import { ForkRequestSchema, SignerRecordSchema, type ForkRequest } from '../../shared/fork/fork-request';
+import { containmentDigest } from '../../shared/sandbox/containment-policy';
 import { attemptFiles, type AttemptFiles } from '../store/fork-layout';
 import type { ForkRoot } from '../store/fork-root';
 import type { ForkStore } from '../store/fork-store';
@@ -145,10 +146,31 @@ async function verifyBranch(
     receipt.base_revision === record.base_revision;
   if (!bound) reasons.push('receipt_binding_mismatch');
   if (receipt.status !== branch.state || receipt.failure_code !== branch.failure_code) reasons.push('record_mismatch');
+  if (contract !== null && !containmentAgrees(contract, branch.branch_id, receipt)) reasons.push('containment_mismatch');
   if (record.schema_version === 2) {
     digests.wrapper = await verifyWrapper(files, record, contract, branch, receipt, checked.receipt_digest, publicKey, reasons);
   }
   return result(receipt);
+}
+
+/**
+ * A receipt ran under what its contract binds (issue 11): a contained contract needs a contained
+ * receipt with the same backend and the branch's runtime policy digest; a runtime-only contract (or
+ * one from before containment) a receipt that claims no containment. A receipt without the field
+ * predates containment, so it agrees only with a runtime-only contract.
+ */
+function containmentAgrees(contract: Contract, branchId: string, receipt: ExecutionReceipt): boolean {
+  const bound = contract.containment ?? { mode: 'runtime-only' as const };
+  const ran = receipt.containment ?? { mode: 'runtime-only' as const };
+  if (bound.mode === 'runtime-only') return ran.mode === 'runtime-only';
+  const template = bound.runtimes[branchId];
+  return (
+    template !== undefined &&
+    ran.mode === 'contained' &&
+    ran.backend === bound.backend &&
+    ran.policy_digest === bound.runtime_policy_digests[branchId] &&
+    ran.policy_digest === containmentDigest(template)
+  );
 }
 
 async function verifyWrapper(

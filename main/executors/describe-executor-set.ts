@@ -2,16 +2,21 @@ import { canonicalProfileOrder, executorSetDigest, profileDigest } from '../../s
 import { branchIdFor, type ExecutorSetDescription } from '../../shared/executors/executor-set-description';
 import type { ExecutorProfile } from '../../shared/executors/profile-schema';
 import { adapterFor } from '../runtimes/registry';
-import type { RuntimeAdapter } from '../runtimes/runtime-adapter';
+import type { InvocationContainment, RuntimeAdapter } from '../runtimes/runtime-adapter';
 
 /**
  * Digests and exact argv of a validated executor set, in canonical (profile_id) order. The argv
- * comes from the adapters given, which must be the ones the fork would launch with.
+ * comes from the adapters given, which must be the ones the fork would launch with, under the
+ * containment mode it would launch with (an adapter may grant more inside a sandbox).
  */
-export function describeExecutorSet(profiles: readonly ExecutorProfile[], adapters: Readonly<Record<string, RuntimeAdapter>>): ExecutorSetDescription {
+export function describeExecutorSet(
+  profiles: readonly ExecutorProfile[],
+  adapters: Readonly<Record<string, RuntimeAdapter>>,
+  containment: InvocationContainment,
+): ExecutorSetDescription {
   return {
     profiles: canonicalProfileOrder(profiles).map((profile) => {
-      const invocation = adapterFor(profile.runtime, adapters).invocation(profile);
+      const invocation = adapterFor(profile.runtime, adapters).invocation(profile, containment);
       return {
         profile_id: profile.profile_id,
         branch_id: branchIdFor(profile.profile_id),

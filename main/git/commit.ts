@@ -1,4 +1,4 @@
-import { requireWorktreeRoot } from './repository';
+import type { BranchRepository } from './branch-repository';
 import { runGit, stdoutLine } from './run';
 
 /**
@@ -20,17 +20,17 @@ export interface WorktreeCommit {
 }
 
 /**
- * Citadel, not the agent, records a branch's result: everything in the worktree is staged
- * (`git add -A`, so .gitignore is respected) and committed as Citadel, unsigned and with no hook
- * run (`gitAt`). With nothing to commit no empty commit is made.
+ * Citadel, not the agent, records a branch's result in the branch's own repository: everything in
+ * the work tree is staged (`git add -A`, so .gitignore is respected) and committed as Citadel,
+ * unsigned and with no hook run (`gitAt`), with the git dir and work tree named from Citadel's
+ * record (run.ts RepositoryLocation). With nothing to commit no empty commit is made.
  */
-export async function commitWorktreeResult(worktree: string, message: string): Promise<WorktreeCommit> {
-  const { root } = await requireWorktreeRoot(worktree);
-  await runGit(root, ['add', '--all']);
-  const staged = await runGit(root, ['diff', '--cached', '--quiet', '--ignore-submodules=none'], { okExitCodes: [0, 1] });
+export async function commitBranchResult(repo: BranchRepository, message: string): Promise<WorktreeCommit> {
+  await runGit(repo, ['add', '--all']);
+  const staged = await runGit(repo, ['diff', '--cached', '--quiet', '--ignore-submodules=none'], { okExitCodes: [0, 1] });
   const changed = staged.exitCode === 1;
-  if (changed) await runGit(root, ['commit', '--quiet', '--message', message], { env: CITADEL_IDENTITY_ENV });
-  const ids = await runGit(root, ['rev-parse', 'HEAD^{commit}', 'HEAD^{tree}']);
+  if (changed) await runGit(repo, ['commit', '--quiet', '--no-verify', '--message', message], { env: CITADEL_IDENTITY_ENV });
+  const ids = await runGit(repo, ['rev-parse', 'HEAD^{commit}', 'HEAD^{tree}']);
   const [commit = '', tree = ''] = stdoutLine(ids).split('\n');
   return { commit, tree, changed };
 }

@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { sha256Digest } from '../../shared/digest';
 import type { Digest } from '../../shared/digest';
 import { requireCommit } from './refs';
-import { runGit, stdoutFields } from './run';
+import { runGit, stdoutFields, type RepositoryLocation } from './run';
 
 /**
  * Flags that fix diff output regardless of the repository's config (colour, external drivers,
@@ -29,7 +29,7 @@ export const PINNED_DIFF_OPTIONS: readonly string[] = [
  * Every repository-relative path the change from `base` to `head` touches, sorted. Renames are not
  * paired up, so both the old and the new path appear: a protected file cannot be moved away unseen.
  */
-export async function changedPaths(worktree: string, base: string, head: string): Promise<string[]> {
+export async function changedPaths(worktree: string | RepositoryLocation, base: string, head: string): Promise<string[]> {
   const [from, to] = await Promise.all([requireCommit(worktree, base), requireCommit(worktree, head)]);
   const run = await runGit(worktree, ['diff', ...PINNED_DIFF_OPTIONS, '--no-renames', '--name-only', '-z', from, to, '--']);
   return [...new Set(stdoutFields(run))].sort();
@@ -56,7 +56,7 @@ export interface DiffSummary {
 }
 
 /** Files, line counts and a digest of the change from `base` to `head` (renames detected). */
-export async function diffSummary(worktree: string, base: string, head: string): Promise<DiffSummary> {
+export async function diffSummary(worktree: string | RepositoryLocation, base: string, head: string): Promise<DiffSummary> {
   const [from, to] = await Promise.all([requireCommit(worktree, base), requireCommit(worktree, head)]);
   const [numstat, patch] = await Promise.all([
     runGit(worktree, ['diff', ...PINNED_DIFF_OPTIONS, '--find-renames', '--numstat', '-z', from, to, '--']),
@@ -107,7 +107,7 @@ export interface DiffCheckResult {
 }
 
 /** `git diff --check base head`: the built-in verifier step that always runs (decisions D7). */
-export async function diffCheck(worktree: string, base: string, head: string): Promise<DiffCheckResult> {
+export async function diffCheck(worktree: string | RepositoryLocation, base: string, head: string): Promise<DiffCheckResult> {
   const [from, to] = await Promise.all([requireCommit(worktree, base), requireCommit(worktree, head)]);
   const started = performance.now();
   const run = await runGit(worktree, ['diff', ...PINNED_DIFF_OPTIONS, '--check', from, to, '--'], {
@@ -136,7 +136,7 @@ export interface DiffText {
  * encoded; renames detected). It is bounded: a viewer cannot render megabytes of patch, and the
  * caller says when it was cut.
  */
-export async function diffText(repo: string, base: string, head: string, maxBytes: number): Promise<DiffText> {
+export async function diffText(repo: string | RepositoryLocation, base: string, head: string, maxBytes: number): Promise<DiffText> {
   const [from, to] = await Promise.all([requireCommit(repo, base), requireCommit(repo, head)]);
   const run = await runGit(repo, ['diff', ...PINNED_DIFF_OPTIONS, '--find-renames', '--unified=3', from, to, '--']);
   const bytes = run.stdout.length;

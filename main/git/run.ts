@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { devNull } from 'node:os';
 import { GitPluginError, simpleGit } from 'simple-git';
 import type { SimpleGit, SimpleGitOptions } from 'simple-git';
@@ -112,6 +113,29 @@ export class GitError extends CitadelError {
   }
 }
 
+/**
+ * A repository Citadel owns and names itself: the git dir and work tree come from Citadel's own
+ * record, never from a `.git` file in the work tree (which the agent can rewrite).
+ */
+export interface RepositoryLocation {
+  readonly gitDir: string;
+  /** null for a bare repository. */
+  readonly workTree: string | null;
+}
+
+/**
+ * What a command on a branch repository (agent-written content) gets on top of FORCED_CONFIG:
+ * no submodule recursion (an embedded repository's own config and fsmonitor are never read),
+ * no automatic gc or maintenance (which would run further commands), and the system/global
+ * attribute files switched off. Filter, diff and merge drivers can only be declared in config;
+ * the branch repository's config is Citadel's own and is checked unchanged (its digest, see
+ * containment.ts) before any command that reads the index or work tree runs, so no driver exists.
+ */
+const BRANCH_CONFIG = ['submodule.recurse=false', 'diff.ignoreSubmodules=all', 'status.submoduleSummary=false', 'gc.auto=0', 'maintenance.auto=false', `core.attributesFile=${devNull}`];
+
+/** Replace objects would let a `refs/replace/*` ref change what a commit or tree id means. */
+const BRANCH_ENV = { GIT_NO_REPLACE_OBJECTS: '1' };
+
 /** One finished git process. `stdout` is kept as bytes: diffs of binary files are not text. */
 export interface GitRun {
   readonly stdout: Buffer;
@@ -128,17 +152,24 @@ export interface RunGitOptions {
 type TaskResult = Parameters<NonNullable<SimpleGitOptions['errors']>>[1];
 
 /**
- * Runs `git <args>` in `dir` through `gitAt`. Resolves with the raw output when the exit code is
+ * Runs `git <args>` in `where` through `gitAt`: a directory (git finds its repository as usual, for
+ * the operator's repository), or a RepositoryLocation (Citadel's own branch repository: git dir and
+ * work tree named explicitly, hardened as BRANCH_CONFIG says). Resolves with the raw output when the exit code is
  * one of `okExitCodes`; otherwise throws a GitError carrying args, exit code and output.
  */
-export async function runGit(dir: string, args: readonly string[], options: RunGitOptions = {}): Promise<GitRun> {
+export async function runGit(where: string | RepositoryLocation, args: readonly string[], options: RunGitOptions = {}): Promise<GitRun> {
   const okExitCodes = options.okExitCodes ?? [0];
+  // In the work tree when there is one, so paths mean the same as for the agent; a work tree that
+  // is gone (the recheck must still read the git dir then) leaves the git dir.
+  const dir = typeof where === 'string' ? where : where.workTree !== null && existsSync(where.workTree) ? where.workTree : where.gitDir;
+  const prefix = typeof where === 'string' ? [] : locationArgs(where);
+  const env = typeof where === 'string' ? options.env : { ...BRANCH_ENV, ...options.env };
   // simple-git's error hook is the one place it hands over the exit code and undecoded output; a
   // fresh instance per call keeps what it sees from being mixed with another command's.
   const seen: { result?: TaskResult; rejection?: Error } = {};
   try {
     const git = gitAt(dir, {
-      ...(options.env ? { env: options.env } : {}),
+      ...(env ? { env } : {}),
       errors: (error, result) => {
         seen.result = result;
         // A timeout or abort arrives as a plugin error, whatever exit code the killed process left.
@@ -146,7 +177,7 @@ export async function runGit(dir: string, args: readonly string[], options: RunG
         return undefined;
       },
     });
-    await git.raw(['--no-pager', ...args]);
+    await git.raw(['--no-pager', ...prefix, ...args]);
   } catch (cause) {
     throw new GitError({ args, exitCode: null, stdout: '', stderr: '' }, errorText(cause), cause);
   }
@@ -160,6 +191,15 @@ export async function runGit(dir: string, args: readonly string[], options: RunG
     throw new GitError(outcome, reason, rejection);
   }
   return { stdout, stderr, exitCode };
+}
+
+function locationArgs(where: RepositoryLocation): string[] {
+  return [
+    ...BRANCH_CONFIG.flatMap((setting) => ['-c', setting]),
+    '--no-replace-objects',
+    `--git-dir=${where.gitDir}`,
+    ...(where.workTree === null ? [] : [`--work-tree=${where.workTree}`]),
+  ];
 }
 
 /** stdout as text without the one line break git ends it with (paths may end in spaces). */

@@ -1,6 +1,7 @@
 import type { ForkEventSink } from '../../shared/fork/events';
 import type { KeyStore } from '../evidence/keys/key-store';
 import type { RuntimeAdapter } from '../runtimes/runtime-adapter';
+import type { SandboxBackend } from '../sandbox/sandbox-backend';
 import type { ForkRoot } from '../store/fork-root';
 import type { ForkStore } from '../store/fork-store';
 
@@ -19,7 +20,11 @@ export interface OrchestratorContext {
   readonly issuerId: string;
   /** The bundled supervisor entry (out/cli/supervisor.mjs). */
   readonly supervisorScript: string;
+  /** The bundled sandbox inner bridge (out/cli/sandbox-inner-bridge.mjs), run by `nodeExecPath` inside a contained launch. */
+  readonly innerBridgeScript: string;
   readonly nodeExecPath: string;
+  /** The containment plug-ins (BUILTIN_SANDBOX_BACKENDS unless a test injects its own). */
+  readonly sandboxBackends: Readonly<Record<string, SandboxBackend>>;
   readonly now: () => Date;
   readonly events: ForkEventSink;
 }

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { ForkEventSink } from '../../shared/fork/events';
 import { defaultIssuerId, openKeyStore } from '../evidence/keys/key-store';
 import { BUILTIN_ADAPTERS } from '../runtimes/registry';
+import { BUILTIN_SANDBOX_BACKENDS } from '../sandbox/registry';
 import { defaultForkRoot, ForkRoot } from '../store/fork-root';
 import { ForkStore } from '../store/fork-store';
 import type { OrchestratorContext } from './context';
@@ -12,6 +13,8 @@ import type { OrchestratorContext } from './context';
  * a host bundled elsewhere (the Electron main) passes its own path.
  */
 const SUPERVISOR_SCRIPT = fileURLToPath(new URL('./supervisor.mjs', import.meta.url));
+/** The sandbox's inner bridge ships in the same folder as the supervisor, wherever a host has it. */
+const INNER_BRIDGE_NAME = 'sandbox-inner-bridge.mjs';
 
 type Adapters = OrchestratorContext['adapters'];
 
@@ -20,6 +23,9 @@ export interface ContextOptions {
   readonly events?: ForkEventSink;
   readonly adapters?: Adapters;
   readonly supervisorScript?: string;
+  /** Default: sandbox-inner-bridge.mjs beside the supervisor script. */
+  readonly innerBridgeScript?: string;
+  readonly sandboxBackends?: OrchestratorContext['sandboxBackends'];
 }
 
 /** The runtime plug-ins a host runs with: the built-in ones unless it names its own. */
@@ -31,6 +37,7 @@ export function hostAdapters(options: Pick<ContextOptions, 'adapters'> = {}): Ad
 export async function openOrchestratorContext(options: ContextOptions = {}): Promise<OrchestratorContext> {
   const env = options.env ?? process.env;
   const root = await ForkRoot.open(defaultForkRoot(env));
+  const supervisorScript = options.supervisorScript ?? path.resolve(SUPERVISOR_SCRIPT);
   return {
     root,
     store: new ForkStore(root),
@@ -38,8 +45,10 @@ export async function openOrchestratorContext(options: ContextOptions = {}): Pro
     env,
     keys: openKeyStore({ keysDir: root.keysDir(), env }),
     issuerId: env.CITADEL_ISSUER ?? defaultIssuerId(env),
-    supervisorScript: options.supervisorScript ?? path.resolve(SUPERVISOR_SCRIPT),
+    supervisorScript,
+    innerBridgeScript: options.innerBridgeScript ?? path.join(path.dirname(supervisorScript), INNER_BRIDGE_NAME),
     nodeExecPath: process.execPath,
+    sandboxBackends: options.sandboxBackends ?? BUILTIN_SANDBOX_BACKENDS,
     now: () => new Date(),
     events: options.events ?? (() => undefined),
   };

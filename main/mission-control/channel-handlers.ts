@@ -18,6 +18,7 @@ export function channelHandlers(ctx: OrchestratorContext, drives: BackgroundDriv
   return {
     listForks: async ({ state }) => ({ forks: await door.listForks(ctx, state) }),
     forkStatus: async ({ fork_id }) => forkStatusOf(await door.forkStatus(ctx, fork_id)),
+    forkContainment: ({ fork_id }) => door.forkContainment(ctx, fork_id),
     previewFork: async ({ executors }) => door.previewFork(ctx, executors),
     startFork: async (request) => {
       const started = await door.startFork(
@@ -29,6 +30,7 @@ export function channelHandlers(ctx: OrchestratorContext, drives: BackgroundDriv
           workflowFile: request.workflow_file ?? undefined,
           budgetSeconds: request.budget_seconds ?? undefined,
           maxAttempts: request.max_attempts ?? undefined,
+          containment: request.containment ?? 'auto',
         },
         { collect: background },
       );

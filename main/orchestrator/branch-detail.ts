@@ -34,6 +34,7 @@ export async function branchDetail(ctx: OrchestratorContext, forkId: string, bra
     diff_summary: receipt?.diff ?? null,
     diff_text: receipt === null ? null : await privateDiff(ctx, forkId, receipt),
     duration_ms: receipt?.duration_ms ?? null,
+    containment: receipt?.containment ?? null,
   };
 }
 

@@ -1,6 +1,8 @@
 import { CitadelError } from '../../shared/errors';
+import { rm } from 'node:fs/promises';
+import { removeBranchRepository } from '../git/branch-repository';
 import { deleteBranch } from '../git/refs';
-import { removeWorktree } from '../git/worktree';
+import { branchRepository } from '../store/fork-layout';
 import { withForkLock } from '../store/fork-lock';
 import type { OrchestratorContext } from '../host/context';
 import { ForkRequestSchema } from '../../shared/fork/fork-request';
@@ -11,7 +13,8 @@ export interface CleanOutcome {
 }
 
 /**
- * Removes a fork's worktrees and git branches, never its evidence. The fork record is not
+ * Removes a fork's branch repositories (each worktree with its git dir), the fork's base object
+ * store and the delivered `citadel/<fork>/<branch>` branches, never its evidence. The fork record is not
  * rewritten (schema 1 records stay byte-identical); the journal says what was cleaned.
  */
 export async function cleanFork(ctx: OrchestratorContext, forkId: string): Promise<CleanOutcome> {
@@ -33,10 +36,12 @@ export async function cleanFork(ctx: OrchestratorContext, forkId: string): Promi
     await journal.intent('fork.clean', forkId);
     const branches = [];
     for (const branch of record.branches) {
-      const worktreeRemoved = await removeWorktree(repo, ctx.root.worktreeDir(forkId, branch.branch_id));
+      const { worktree, gitDir } = branchRepository(ctx.root, forkId, branch.branch_id);
+      const worktreeRemoved = await removeBranchRepository({ gitDir, workTree: worktree });
       const branchDeleted = await deleteBranch(repo, branch.git_branch);
       branches.push({ branch_id: branch.branch_id, worktree_removed: worktreeRemoved, branch_deleted: branchDeleted });
     }
+    await rm(ctx.root.repositoriesDir(forkId), { recursive: true, force: true });
     await journal.result('fork.clean', forkId, 'done', { branches });
     return { fork_id: forkId, branches };
   });

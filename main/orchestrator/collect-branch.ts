@@ -3,13 +3,15 @@ import type { KeyObject } from 'node:crypto';
 import picomatch from 'picomatch';
 import { z } from 'zod';
 import { digestOf } from '../../shared/digest';
+import { CitadelError } from '../../shared/errors';
 import type { Contract } from '../../shared/fork/contract';
 import type { BranchRecord, ForkRecord } from '../../shared/fork/fork-record';
 import { branchResultOf, type ExecutionReceipt, type ForkReceipt, type Observation, type VerifierStep } from '../../shared/fork/receipts';
 import { UNKNOWN_TELEMETRY, type FailureCode, type ParsedRuntimeOutput } from '../../shared/runtime/telemetry';
 import { collectInstructionFiles } from '../evidence/instruction-files';
 import { signEnvelope } from '../evidence/signing/sign-envelope';
-import { commitWorktreeResult } from '../git/commit';
+import type { BranchRepository } from '../git/branch-repository';
+import { commitBranchResult } from '../git/commit';
 import { checkContainment, containmentSnapshot, type ContainmentSnapshot, type ContainmentViolation } from '../git/containment';
 import { changedPaths, diffCheck, diffSummary } from '../git/diff';
 import { childEnvironment, COMMON_ENV_ALLOWLIST } from '../runtimes/env-allowlist';
@@ -22,6 +24,7 @@ import type { Journal } from '../store/journal';
 import { CHECKPOINT, readStoredJson } from '../store/read-stored-json';
 import { runVerifierCommand } from '../verifier/run-verifier-command';
 import type { OrchestratorContext } from '../host/context';
+import { containedVerifier, runtimeEnvironmentOf } from './branch-containment';
 import { readLaunchFacts } from './launch-branch';
 
 export type RunEnd =
@@ -34,10 +37,11 @@ export interface CollectInput {
   readonly fork: ForkRecord;
   readonly branch: BranchRecord;
   readonly contract: Contract;
-  readonly repo: string;
+  /** Citadel's own repository of this branch; every git command here names it explicitly. */
+  readonly repository: BranchRepository;
   readonly worktree: string;
-  /** The expected state of the parent and every worktree (pre-run, plus Citadel's own result commits). */
-  readonly expected: ContainmentSnapshot;
+  /** The pre-run state of the branch's own repository; null only for a run that never started. */
+  readonly expected: ContainmentSnapshot | null;
   readonly signer: { readonly issuerId: string; readonly privateKey: KeyObject };
   readonly end: RunEnd;
 }
@@ -45,11 +49,6 @@ export interface CollectInput {
 export interface CollectOutcome {
   readonly status: 'passed' | 'failed';
   readonly failure_code: FailureCode | null;
-  /**
-   * The branch's new head when Citadel committed a result (now, or in an earlier try of this
-   * collection cut short by a crash); the caller updates the expected snapshot.
-   */
-  readonly resultCommit: string | null;
 }
 
 const MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
@@ -76,9 +75,9 @@ export async function collectBranch(ctx: OrchestratorContext, journal: Journal, 
   const parsed = end.kind === 'exited' && violations.length === 0 ? await parseRun(ctx, input, files, end.status) : null;
 
   const runtimeFailure = failureOf(end, violations, parsed);
-  const result = violations.length === 0 && ran ? await resultCommit(files, input.worktree, fork, branch) : null;
+  const result = violations.length === 0 && ran ? await resultCommit(files, input.repository, fork, branch) : null;
   crashPoint('receipt.collect:after-commit');
-  const diff = result ? await diffSummary(input.worktree, fork.base_revision, result.commit) : null;
+  const diff = result ? await diffSummary(input.repository, fork.base_revision, result.commit) : null;
   const verifier = await verify(ctx, input, files, runtimeFailure === null ? result : null);
   crashPoint('receipt.collect:after-verifier');
 
@@ -120,6 +119,8 @@ export async function collectBranch(ctx: OrchestratorContext, journal: Journal, 
     telemetry,
     status,
     failure_code: failure,
+    // What the run was launched under, as its launch recorded it (verify-fork checks it against the contract).
+    ...(launch?.containment === undefined ? {} : { containment: launch.containment }),
   };
   const receiptEnvelope = signEnvelope(receipt, input.signer.privateKey);
   await writePrivateJson(files.receipt, receiptEnvelope);
@@ -142,19 +143,17 @@ export async function collectBranch(ctx: OrchestratorContext, journal: Journal, 
   }
   crashPoint('receipt.collect:after-receipt');
   // Not `result.changed`: a retry after a crash between `git commit` and its checkpoint finds
-  // nothing left to commit, yet the head still moved past the base, and every other branch's
-  // containment check must expect that. The journal keeps it too, for a crash before the caller
-  // has persisted the expected snapshot.
+  // nothing left to commit, yet the head moved past the base. The delivery reads it from here.
   const resultCommitted = result !== null && result.commit !== fork.base_revision ? result.commit : null;
   await journal.result('receipt.collect', key, 'done', { status, failure_code: failure, result_commit: resultCommitted });
-  return { status, failure_code: failure, resultCommit: resultCommitted };
+  return { status, failure_code: failure };
 }
 
 async function containmentCheck(files: AttemptFiles, input: CollectInput): Promise<ContainmentViolation[]> {
   const stored = await readStoredJson(files.containment, ContainmentCheckSchema, CHECKPOINT);
   if (stored) return stored.violations as ContainmentViolation[];
-  const assigned = input.expected.assigned.map((a) => ({ branchId: a.branch_id, worktreePath: a.worktree_path, branchName: a.branch_name }));
-  const now = await containmentSnapshot(input.repo, assigned);
+  if (input.expected === null) throw new CitadelError('INTERNAL_ERROR', `no pre-run containment snapshot for ${input.branch.branch_id}`);
+  const now = await containmentSnapshot(input.branch.branch_id, input.repository);
   const violations = checkContainment(input.expected, now);
   await writePrivateJson(files.containment, { violations });
   return violations;
@@ -169,7 +168,7 @@ async function parseRun(ctx: OrchestratorContext, input: CollectInput, files: At
     exitCode: status.exit_code,
     signal: status.signal,
     worktree: input.worktree,
-    env: childEnvironment(ctx.env, adapter).env,
+    env: runtimeEnvironmentOf(input.contract, adapter, files.dir, childEnvironment(ctx.env, adapter).env),
   });
 }
 
@@ -182,10 +181,10 @@ function failureOf(end: RunEnd, violations: readonly ContainmentViolation[], par
   return parsed?.failure_code ?? null;
 }
 
-async function resultCommit(files: AttemptFiles, worktree: string, fork: ForkRecord, branch: BranchRecord) {
+async function resultCommit(files: AttemptFiles, repository: BranchRepository, fork: ForkRecord, branch: BranchRecord) {
   const stored = await readStoredJson(files.resultCommit, ResultCommitSchema, CHECKPOINT);
   if (stored) return stored;
-  const commit = await commitWorktreeResult(worktree, `citadel: result of ${branch.branch_id} (attempt ${branch.attempt}) for ${fork.fork_id}`);
+  const commit = await commitBranchResult(repository, `citadel: result of ${branch.branch_id} (attempt ${branch.attempt}) for ${fork.fork_id}`);
   const record = { commit: commit.commit, tree: commit.tree, changed: commit.changed };
   await writePrivateJson(files.resultCommit, record);
   return record;
@@ -217,7 +216,7 @@ async function verify(
   if (result === null) return { status: 'not_run', steps: [notRun('protected_paths'), notRun('git_diff_check'), ...commandStep], protectedTouched: false };
 
   const base = input.fork.base_revision;
-  const touched = await changedPaths(input.worktree, base, result.commit);
+  const touched = await changedPaths(input.repository, base, result.commit);
   const isProtected = picomatch([...input.contract.policy.protected_paths], { dot: true });
   const protectedTouched = input.contract.policy.protected_paths.length > 0 && touched.some((p) => isProtected(p));
   const steps: VerifierStep[] = [
@@ -225,14 +224,22 @@ async function verify(
   ];
   if (protectedTouched) return { status: 'failed', steps: [...steps, notRun('git_diff_check'), ...commandStep], protectedTouched };
 
-  const check = await diffCheck(input.worktree, base, result.commit);
+  const check = await diffCheck(input.repository, base, result.commit);
   await writePrivateFile(files.verifierOutput('git_diff_check'), check.output);
   steps.push(emit({ id: 'git_diff_check', status: check.ok ? 'passed' : 'failed', exit_code: check.exit_code, timed_out: false, duration_ms: Math.round(check.duration_ms), output_digest: check.output_digest }));
 
   const command = input.contract.verifier.command;
   if (command !== null) {
     const env = childEnvironment(ctx.env, { envAllowlist: COMMON_ENV_ALLOWLIST }).env;
-    const run = await runVerifierCommand(command, input.worktree, env);
+    const contained = await containedVerifier(ctx, input.contract, {
+      forkId: input.fork.fork_id,
+      branchId: input.branch.branch_id,
+      attemptDir: files.dir,
+      worktree: input.worktree,
+      verifier: command,
+      childEnv: env,
+    });
+    const run = await runVerifierCommand(command, input.worktree, env, contained);
     await writePrivateFile(files.verifierOutput('workflow_verifier'), run.output);
     const passed = run.exit_code === 0 && !run.timed_out;
     steps.push(emit({ id: 'workflow_verifier', status: passed ? 'passed' : 'failed', exit_code: run.exit_code, timed_out: run.timed_out, duration_ms: run.duration_ms, output_digest: run.output_digest }));

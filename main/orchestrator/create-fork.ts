@@ -11,6 +11,8 @@ import { repositoryInfo } from '../git/repository';
 import { writePrivateFile, writePrivateJson } from '../store/atomic-file';
 import type { OrchestratorContext } from '../host/context';
 import type { ForkRequest, SignerRecord } from '../../shared/fork/fork-request';
+import type { ContainmentChoice } from '../../shared/fork/containment-facts';
+import { contractContainment } from './branch-containment';
 import { loadWorkflow } from './load-workflow';
 import { newForkId } from './new-fork-id';
 import { adapterFor } from '../runtimes/registry';
@@ -27,6 +29,8 @@ export interface CreateForkInput {
   /** Attempts each branch may have, its first included (the budget's max_attempts). */
   readonly maxAttempts?: number | undefined;
   readonly demo?: boolean;
+  /** `auto` (the default): the platform's sandbox, or SANDBOX_UNAVAILABLE; `runtime-only`: the operator's explicit choice. */
+  readonly containment?: ContainmentChoice | undefined;
 }
 
 export interface CreatedFork {
@@ -47,6 +51,12 @@ export async function createFork(ctx: OrchestratorContext, input: CreateForkInpu
   const budget = validBudget(input.budgetSeconds, input.maxAttempts);
   const repo = await repositoryInfo(input.repo);
   const loaded = await loadWorkflow(input.workflowFile, repo.root);
+  // Fail closed before anything exists: no sandbox, no fork (unless the operator chose runtime-only).
+  const containment = await contractContainment(
+    ctx,
+    input.containment ?? 'auto',
+    profiles.map((profile) => ({ branchId: branchIdFor(profile.profile_id), profile, adapter: adapterFor(profile.runtime, ctx.adapters) })),
+  );
   const signer = await ctx.keys.loadOrCreateSigningKey(ctx.issuerId);
 
   const core: ContractV1 = {
@@ -57,6 +67,7 @@ export async function createFork(ctx: OrchestratorContext, input: CreateForkInpu
     workflow: loaded.workflow,
     verifier: loaded.verifier,
     base_revision: repo.head,
+    containment,
   };
   const contract: ContractV1 | ContractV2 =
     schemaVersion === 1

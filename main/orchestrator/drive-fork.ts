@@ -5,20 +5,20 @@ import { branchIdFor } from '../../shared/executors/executor-set-description';
 import { ContractV1Schema, ContractV2Schema, type Contract } from '../../shared/fork/contract';
 import type { BranchRecord, ForkRecord } from '../../shared/fork/fork-record';
 import type { FailureCode } from '../../shared/runtime/telemetry';
-import { ContainmentSnapshotSchema, containmentSnapshot, type ContainmentSnapshot } from '../git/containment';
-import { ensureWorktree } from '../git/worktree';
+import { deliverResult, ensureBaseRepository, ensureBranchRepository, type BranchRepository } from '../git/branch-repository';
+import { containmentSnapshot, type ContainmentSnapshot } from '../git/containment';
 import { readStatus } from '../runtimes/process-control/read-status';
 import { isRuntimeAlive, isSupervisorAlive } from '../runtimes/process-control/run-liveness';
 import { stopRun } from '../runtimes/process-control/stop-run';
 import { waitForExit } from '../runtimes/process-control/wait-for-exit';
 import { writePrivateJson } from '../store/atomic-file';
 import { withForkLock } from '../store/fork-lock';
-import { attemptFiles, attemptKey, forkFile } from '../store/fork-layout';
+import { attemptFiles, attemptKey, baseRepository, branchRepository, forkFile } from '../store/fork-layout';
 import type { Journal } from '../store/journal';
 import { readStoredJson, UNTRUSTED } from '../store/read-stored-json';
 import { collectBranch, type RunEnd } from './collect-branch';
 import type { OrchestratorContext } from '../host/context';
-import { expectResultCommit, scopeToFork } from './expected-containment';
+import { ExpectedContainmentSchema, type ExpectedContainment } from './expected-containment';
 import { ForkRequestSchema, SignerRecordSchema, type ForkRequest } from '../../shared/fork/fork-request';
 import { launchBranch } from './launch-branch';
 import { commitTransition, type BranchChange } from '../store/record-transitions';
@@ -66,8 +66,8 @@ async function loadFork(ctx: OrchestratorContext, forkId: string): Promise<Loade
 
 class ForkDriver {
   private record: ForkRecord;
-  private expected: ContainmentSnapshot | null = null;
-  /** Collections of one fork run one at a time: each updates the shared expected snapshot. */
+  private expected: ExpectedContainment | null = null;
+  /** Collections of one fork run one at a time, so their git and journal effects stay in order. */
   private collecting: Promise<unknown> = Promise.resolve();
   private writing: Promise<unknown> = Promise.resolve();
   private signerCache: { issuerId: string; privateKey: KeyObject } | null = null;
@@ -84,19 +84,16 @@ class ForkDriver {
     // `exited-only` (STOP's follow-up) records what has ended and never starts anything.
     const pending = mode === 'exited-only' ? [] : this.record.branches.filter((b) => b.state === 'pending');
     if (pending.length > 0) {
+      await this.ensureBaseRepository();
       for (const branch of pending) await this.ensureBranchWorktree(branch);
-      this.expected = await this.expectedSnapshot();
+      this.expected = await this.expectedSnapshots(pending);
       // One at a time, in branch order: which launch a crash leaves in doubt stays deterministic.
       for (const branch of pending) await this.launch(this.current(branch.branch_id));
     }
     if (mode === 'none') return this.record;
     const running = this.record.branches.filter((b) => b.state === 'running');
-    // A collection cut short by a crash may already have committed its branch's result: it is
-    // finished first, so no other branch's containment check runs before the expected snapshot
-    // holds that commit (it would report Citadel's own commit as the agent's violation).
-    const interrupted = running.filter((b) => this.journal.status('receipt.collect', attemptKey(b.branch_id, b.attempt)) === 'in-doubt');
-    for (const branch of interrupted) await this.finish(branch, mode);
-    await Promise.all(running.filter((b) => !interrupted.includes(b)).map((branch) => this.finish(branch, mode)));
+    // Each branch's check reads only its own repository, so collections need no particular order.
+    await Promise.all(running.map((branch) => this.finish(branch, mode)));
     return this.record;
   }
 
@@ -107,51 +104,57 @@ class ForkDriver {
   }
 
   private worktreeOf(branch: BranchRecord): string {
-    return this.ctx.root.worktreeDir(this.record.fork_id, branch.branch_id);
+    return this.repositoryOf(branch).workTree;
+  }
+
+  /** Citadel's own repository of the branch (issue 11), named from the fork layout, never discovered. */
+  private repositoryOf(branch: BranchRecord): BranchRepository {
+    const { worktree, gitDir } = branchRepository(this.ctx.root, this.record.fork_id, branch.branch_id);
+    return { gitDir, workTree: worktree };
+  }
+
+  /** The fork's base object store: fetched once from the operator's repository, before any branch repository. */
+  private async ensureBaseRepository(): Promise<void> {
+    const forkId = this.record.fork_id;
+    if (this.journal.status('repository.base', forkId) === 'done') return;
+    await this.journal.intent('repository.base', forkId);
+    await this.ctx.root.ensureDir(this.ctx.root.repositoriesDir(forkId));
+    await ensureBaseRepository(this.fork.request.repo, baseRepository(this.ctx.root, forkId), this.record.base_revision);
+    await this.journal.result('repository.base', forkId, 'done');
   }
 
   private async ensureBranchWorktree(branch: BranchRecord): Promise<void> {
     const key = attemptKey(branch.branch_id, branch.attempt);
     if (this.journal.status('worktree.create', key) === 'done') return;
     await this.journal.intent('worktree.create', key);
-    const dir = this.worktreeOf(branch);
-    await this.ctx.root.ensureDir(path.dirname(dir));
-    await this.ctx.root.assertNoSymlinks(dir);
-    await ensureWorktree(this.fork.request.repo, dir, branch.git_branch, this.record.base_revision);
+    const repository = this.repositoryOf(branch);
+    await this.ctx.root.ensureDir(path.dirname(repository.workTree));
+    await this.ctx.root.assertNoSymlinks(repository.workTree);
+    await this.ctx.root.assertNoSymlinks(repository.gitDir);
+    await ensureBranchRepository(baseRepository(this.ctx.root, this.record.fork_id), repository, branch.git_branch);
     await this.journal.result('worktree.create', key, 'done');
     this.ctx.events({ type: 'runtime', fork_id: this.record.fork_id, branch_id: branch.branch_id, phase: 'worktree_ready' });
   }
 
-  /** The pre-run snapshot, captured once after every worktree exists and before any launch. */
-  private async expectedSnapshot(): Promise<ContainmentSnapshot> {
+  /**
+   * The pre-run snapshots, each of one branch attempt's own repository, captured after its
+   * repository exists and before any launch; an attempt already on record keeps its snapshot.
+   */
+  private async expectedSnapshots(pending: readonly BranchRecord[] = []): Promise<ExpectedContainment> {
     const file = this.containmentBeforeFile();
-    const stored = await readStoredJson(file, ContainmentSnapshotSchema, UNTRUSTED);
+    const stored = await readStoredJson(file, ExpectedContainmentSchema, UNTRUSTED);
     // One that cannot be read is captured (again); a damaged one is refused as it is, never recaptured.
     if (stored.status === 'not_json' || stored.status === 'off_schema') throw stored.error;
-    if (stored.status === 'valid') return this.withJournaledResults(stored.value);
-    const assigned = this.record.branches.map((b) => ({ branchId: b.branch_id, worktreePath: this.worktreeOf(b), branchName: b.git_branch }));
-    const snapshot = this.scoped(await containmentSnapshot(this.fork.request.repo, assigned));
-    await writePrivateJson(file, snapshot);
-    return snapshot;
-  }
-
-  /**
-   * A crash between a collection's journal result and the rewrite of the snapshot file leaves the
-   * file without that branch's result commit; the journal has it (collectBranch records it).
-   */
-  private withJournaledResults(snapshot: ContainmentSnapshot): ContainmentSnapshot {
-    return this.record.branches.reduce((expected, branch) => {
-      const commit = this.journal.resultOf('receipt.collect', attemptKey(branch.branch_id, branch.attempt))?.data?.result_commit;
-      return typeof commit === 'string' ? expectResultCommit(expected, branch.branch_id, commit) : expected;
-    }, snapshot);
+    const expected: Record<string, ContainmentSnapshot> = stored.status === 'valid' ? { ...stored.value } : {};
+    const missing = pending.filter((b) => expected[attemptKey(b.branch_id, b.attempt)] === undefined);
+    if (missing.length === 0 && stored.status === 'valid') return expected;
+    for (const branch of missing) expected[attemptKey(branch.branch_id, branch.attempt)] = await containmentSnapshot(branch.branch_id, this.repositoryOf(branch));
+    await writePrivateJson(file, expected);
+    return expected;
   }
 
   private containmentBeforeFile(): string {
     return forkFile(this.ctx.root.forkDir(this.record.fork_id), 'containmentBefore');
-  }
-
-  private scoped(snapshot: ContainmentSnapshot): ContainmentSnapshot {
-    return scopeToFork(snapshot, this.record.fork_id, path.dirname(path.dirname(this.worktreeOf(this.record.branches[0]!))));
   }
 
   private async launch(branch: BranchRecord): Promise<void> {
@@ -188,6 +191,7 @@ class ForkDriver {
     const collected = this.journal.resultOf('receipt.collect', key);
     if (collected) {
       const data = collected.data as { status: 'passed' | 'failed'; failure_code: FailureCode | null };
+      await this.deliver(branch);
       return this.transition({ [branch.branch_id]: { state: data.status, failure_code: data.failure_code } });
     }
     const statusFile = attemptFiles(this.ctx.root, this.record.fork_id, branch.branch_id, branch.attempt).status;
@@ -225,23 +229,41 @@ class ForkDriver {
   }
 
   private async collectOnce(branch: BranchRecord, end: RunEnd): Promise<void> {
-    this.expected ??= await this.expectedSnapshot();
+    this.expected ??= await this.expectedSnapshots();
+    const current = this.current(branch.branch_id);
+    const expected = this.expected[attemptKey(current.branch_id, current.attempt)];
+    // A launch that never started may have no repository snapshot (its repository is not rechecked).
+    if (expected === undefined && end.kind !== 'not_started') {
+      throw new CitadelError('FORK_RECORD_INVALID', `no pre-run containment snapshot for ${attemptKey(current.branch_id, current.attempt)}`);
+    }
     const signer = await this.signer();
     const outcome = await collectBranch(this.ctx, this.journal, {
       fork: this.record,
-      branch: this.current(branch.branch_id),
+      branch: current,
       contract: this.fork.contract,
-      repo: this.fork.request.repo,
+      repository: this.repositoryOf(branch),
       worktree: this.worktreeOf(branch),
-      expected: this.expected,
+      expected: expected ?? null,
       signer,
       end,
     });
-    if (outcome.resultCommit !== null) {
-      this.expected = expectResultCommit(this.expected, branch.branch_id, outcome.resultCommit);
-      await writePrivateJson(this.containmentBeforeFile(), this.expected);
-    }
+    await this.deliver(current);
     await this.transition({ [branch.branch_id]: { state: outcome.status, failure_code: outcome.failure_code } });
+  }
+
+  /**
+   * Citadel's own delivery of a collected branch (issue 11): only now does its commit reach the
+   * operator's repository, as `citadel/<fork>/<branch>` at the receipt's result (the base when it
+   * has none), so landing finds what was verified. Journaled; repeatable after a crash.
+   */
+  private async deliver(branch: BranchRecord): Promise<void> {
+    const key = attemptKey(branch.branch_id, branch.attempt);
+    if (this.journal.status('result.deliver', key) === 'done') return;
+    const collected = this.journal.resultOf('receipt.collect', key)?.data?.result_commit;
+    const commit = typeof collected === 'string' ? collected : this.record.base_revision;
+    await this.journal.intent('result.deliver', key, { commit });
+    const outcome = await deliverResult(this.fork.request.repo, this.repositoryOf(branch), branch.git_branch, commit);
+    await this.journal.result('result.deliver', key, 'done', { commit, outcome });
   }
 
   /** The fork's own signer: the key must still match the public key bound at creation. */

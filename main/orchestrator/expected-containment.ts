@@ -1,29 +1,10 @@
-import path from 'node:path';
-import type { ContainmentSnapshot } from '../git/containment';
+import { z } from 'zod';
+import { ContainmentSnapshotSchema, type ContainmentSnapshot } from '../git/containment';
 
 /**
- * Scopes a containment snapshot to one fork: other Citadel forks on the same repository create
- * their own worktrees and `citadel/<fork>/…` branches, which are Citadel's effects, not an agent's.
+ * The pre-run containment snapshots of a fork (containment-before.json), one per branch attempt
+ * (`attemptKey`), each of that branch's own repository: a retried attempt gets a fresh repository
+ * and so a snapshot of its own, and no branch's check ever reads another branch's state.
  */
-export function scopeToFork(snapshot: ContainmentSnapshot, forkId: string, worktreesRoot: string): ContainmentSnapshot {
-  const ownPrefix = `refs/heads/citadel/${forkId}/`;
-  const isOtherForkRef = (ref: string): boolean => ref.startsWith('refs/heads/citadel/fork-') && !ref.startsWith(ownPrefix);
-  const ownWorktrees = path.join(worktreesRoot, forkId) + path.sep;
-  const isOtherForkWorktree = (p: string): boolean => p.startsWith(worktreesRoot + path.sep) && !p.startsWith(ownWorktrees);
-  return {
-    ...snapshot,
-    worktrees: snapshot.worktrees.filter((w) => !isOtherForkWorktree(w.path)),
-    branches: Object.fromEntries(Object.entries(snapshot.branches).filter(([ref]) => !isOtherForkRef(ref))),
-  };
-}
-
-/** The expected state after Citadel itself committed a branch's result. */
-export function expectResultCommit(snapshot: ContainmentSnapshot, branchId: string, commit: string): ContainmentSnapshot {
-  const assigned = snapshot.assigned.find((a) => a.branch_id === branchId);
-  if (!assigned) return snapshot;
-  return {
-    ...snapshot,
-    branches: { ...snapshot.branches, [`refs/heads/${assigned.branch_name}`]: commit },
-    assigned: snapshot.assigned.map((a) => (a.branch_id === branchId ? { ...a, head: commit } : a)),
-  };
-}
+export const ExpectedContainmentSchema = z.record(z.string(), ContainmentSnapshotSchema);
+export type ExpectedContainment = Readonly<Record<string, ContainmentSnapshot>>;

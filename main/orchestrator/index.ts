@@ -8,6 +8,7 @@ import type { ForkListEntry } from '../../shared/ipc/contract';
 import type { ReadinessReport } from '../../shared/runtime/readiness';
 import type { Resumability } from '../../shared/fork/resumability';
 import type { OrchestratorContext } from '../host/context';
+import { BUILTIN_SANDBOX_BACKENDS } from '../sandbox/registry';
 import { listForks as listAll } from './list-forks';
 import { readinessReport } from './readiness';
 import { resumability as resumabilityOf } from './resumability';
@@ -18,6 +19,7 @@ export { cleanFork } from './clean-fork';
 export { compareFork } from './compare-fork';
 export { selectBranch } from './select-branch';
 export { branchDetail } from './branch-detail';
+export { forkContainment } from './fork-containment';
 export { landingChecks, confirmLanding } from './landing-actions';
 export { exportReplay, exportProof, proofProjection } from './export-actions';
 export type { PublicArtifact } from '../publish/export-public';
@@ -44,7 +46,10 @@ export async function resumability(ctx: OrchestratorContext, forkId: string, dri
   return drivenHere.includes(forkId) ? { resumable: false, reason: 'in_progress' } : resumabilityOf(ctx, forkId);
 }
 
-/** `citadel runtimes`: each adapter's executable, version and credential names, and the local providers. */
-export function readiness(ctx: Pick<OrchestratorContext, 'adapters' | 'env'>): Promise<ReadinessReport> {
-  return readinessReport(ctx.adapters, ctx.env);
+/**
+ * `citadel runtimes`: each adapter's executable, version and credential names, the local providers,
+ * and the containment backend's readiness (the built-in backends unless the context names others).
+ */
+export function readiness(ctx: Pick<OrchestratorContext, 'adapters' | 'env'> & Partial<Pick<OrchestratorContext, 'sandboxBackends'>>): Promise<ReadinessReport> {
+  return readinessReport(ctx.adapters, ctx.env, ctx.sandboxBackends ?? BUILTIN_SANDBOX_BACKENDS);
 }

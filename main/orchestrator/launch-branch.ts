@@ -1,8 +1,11 @@
+import path from 'node:path';
 import { z } from 'zod';
 import { digestOf, sha256Digest } from '../../shared/digest';
-import { isCitadelError } from '../../shared/errors';
+import { CitadelError, isCitadelError } from '../../shared/errors';
 import type { RuntimeProfile } from '../../shared/executors/runtime-profile';
+import { ReceiptContainmentSchema, type ReceiptContainment } from '../../shared/fork/containment-facts';
 import type { Contract } from '../../shared/fork/contract';
+import { containmentDigest, type ContainmentTemplate } from '../../shared/sandbox/containment-policy';
 import type { BranchRecord } from '../../shared/fork/fork-record';
 import { FailureCodeSchema, type FailureCode } from '../../shared/runtime/telemetry';
 import { childEnvironment } from '../runtimes/env-allowlist';
@@ -15,7 +18,12 @@ import { crashPoint } from '../store/crash-points';
 import { attemptFiles, attemptKey } from '../store/fork-layout';
 import type { Journal } from '../store/journal';
 import { CHECKPOINT, readStoredJson } from '../store/read-stored-json';
+import { containedCommand } from '../sandbox/contained-command';
+import type { EgressBridgeSpec } from '../sandbox/egress/egress-bridge-spec';
+import { writeLaunchFiles } from '../sandbox/generated-etc';
+import type { SandboxCommand, SandboxLauncher } from '../sandbox/sandbox-backend';
 import type { OrchestratorContext } from '../host/context';
+import { attemptSandboxDirs, containmentOf, runtimeLaunchPolicy, sandboxLauncher, type BranchLaunchInput } from './branch-containment';
 import { instructionArtifact } from './instruction-artifact';
 
 /** What was launched, kept privately beside the run for the receipt (no paths, no values). */
@@ -25,6 +33,8 @@ export const LaunchFactsSchema = z.strictObject({
   env_names: z.array(z.string()),
   /** Set when the runtime could not be started at all. */
   failure_code: FailureCodeSchema.nullable(),
+  /** The containment the run was launched under (absent in facts written before containment). */
+  containment: ReceiptContainmentSchema.optional(),
 });
 export type LaunchFacts = z.infer<typeof LaunchFactsSchema>;
 
@@ -50,15 +60,29 @@ export async function launchBranch(
   const files = attemptFiles(ctx.root, forkId, branch.branch_id, branch.attempt);
   await ctx.root.ensureDir(files.dir);
   const adapter = adapterFor(profile.runtime, ctx.adapters);
-  const invocation = adapter.invocation(profile);
+  const containment = containmentOf(contract);
+  // The same profile and containment always give the same canonical argv (decisions D5).
+  const invocation = adapter.invocation(profile, containment.mode);
   const instruction = instructionArtifact(objective, contract.workflow, contract.policy.protected_paths);
   const { env, presentNames } = childEnvironment(ctx.env, adapter);
   await writePrivateFile(files.instruction, instruction);
+  // Probed before the launch intent: a sandbox gone since the fork was created stops the drive
+  // (fail closed) and leaves the branch pending, to launch once the backend works again.
+  const template = containment.mode === 'contained' ? containment.runtimes[branch.branch_id] : undefined;
+  if (containment.mode === 'contained' && template === undefined) {
+    throw new CitadelError('FORK_RECORD_INVALID', `the contract has no containment for ${branch.branch_id}`, { details: { branch_id: branch.branch_id } });
+  }
+  const launcher = template === undefined ? null : await sandboxLauncher(ctx);
+  const receiptContainment: ReceiptContainment =
+    template === undefined || launcher === null
+      ? { mode: 'runtime-only' }
+      : { mode: 'contained', backend: launcher.backend, backend_version: launcher.version, policy_digest: containmentDigest(template) };
   const facts: LaunchFacts = {
     argv_digest: digestOf([invocation.executable, ...invocation.args]),
     instruction_digest: sha256Digest(instruction),
     env_names: presentNames,
     failure_code: null,
+    containment: receiptContainment,
   };
 
   await journal.intent('runtime.launch', key);
@@ -72,14 +96,20 @@ export async function launchBranch(
     return { kind: 'not_started', failure: error.code };
   }
   await writePrivateJson(files.launchFacts, facts);
+  const command = { command: resolved.command, args: [...resolved.argsPrefix, ...invocation.args] };
+  const launch =
+    template === undefined || launcher === null
+      ? { ...command, env, egress_bridge: null }
+      : await containedLaunch(ctx, launcher, template, { forkId, branchId: branch.branch_id, attemptDir: files.dir, worktree, adapter, resolved, childEnv: env, command });
   let status: RunStatus;
   try {
     status = await launchSupervised(
       {
-        command: resolved.command,
-        args: [...resolved.argsPrefix, ...invocation.args],
+        command: launch.command,
+        args: launch.args,
         cwd: worktree,
-        env,
+        env: launch.env,
+        egress_bridge: launch.egress_bridge,
         stdin_file: files.instruction,
         stdout_file: files.stdout,
         stderr_file: files.stderr,
@@ -98,6 +128,31 @@ export async function launchBranch(
   await journal.result('runtime.launch', key, 'done', { supervisor_pid: status.supervisor_pid });
   ctx.events({ type: 'runtime', fork_id: forkId, branch_id: branch.branch_id, phase: 'launched' });
   return { kind: status.phase === 'running' ? 'running' : 'exited', status };
+}
+
+interface PreparedLaunch {
+  readonly command: string;
+  readonly args: string[];
+  readonly env: Record<string, string>;
+  readonly egress_bridge: EgressBridgeSpec | null;
+}
+
+/**
+ * The runtime's command as it runs contained: the template resolved to this machine, wrapped by
+ * the backend (and the egress bridge when the runtime has a provider), its generated files written
+ * into the attempt's launch directory. bwrap sets the whole environment, so the supervisor passes none.
+ */
+async function containedLaunch(
+  ctx: OrchestratorContext,
+  launcher: SandboxLauncher,
+  template: ContainmentTemplate,
+  input: BranchLaunchInput & { readonly command: SandboxCommand },
+): Promise<PreparedLaunch> {
+  const policy = await runtimeLaunchPolicy(ctx, template, { ...input, worktree: path.resolve(input.worktree) });
+  const launchDir = attemptSandboxDirs(input.attemptDir).launch;
+  const contained = containedCommand(launcher, policy, input.command, { launchDir, innerBridgeScript: ctx.innerBridgeScript, nodeExecPath: ctx.nodeExecPath });
+  await writeLaunchFiles(contained.files);
+  return { command: contained.command, args: contained.args, env: {}, egress_bridge: contained.bridge };
 }
 
 export async function readLaunchFacts(file: string): Promise<LaunchFacts | null> {

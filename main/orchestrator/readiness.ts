@@ -5,23 +5,28 @@ import { childEnvironment } from '../runtimes/env-allowlist';
 import { probeLocalProviders, providerEndpointsFrom, type ProviderEndpoints } from '../runtimes/local-providers';
 import { resolveExecutable } from '../runtimes/resolve-executable';
 import type { RuntimeAdapter } from '../runtimes/runtime-adapter';
+import { sandboxReadiness } from '../sandbox/registry';
+import type { SandboxBackend } from '../sandbox/sandbox-backend';
 
 const VERSION_TIMEOUT_MS = 5000;
 
 /**
  * `citadel runtimes`: for each adapter, the executable found on PATH and its version, whether
- * credentials appear configured (names only, never values), and what local providers serve.
+ * credentials appear configured (names only, never values), what local providers serve, and
+ * whether this platform's containment backend works (the same probe `fork start` makes).
  */
 export async function readinessReport(
   adapters: Readonly<Record<string, RuntimeAdapter>>,
   env: Readonly<Record<string, string | undefined>>,
+  sandboxBackends: Readonly<Record<string, SandboxBackend>>,
   endpoints: ProviderEndpoints = providerEndpointsFrom(env),
 ): Promise<ReadinessReport> {
-  const [runtimes, local_providers] = await Promise.all([
+  const [runtimes, local_providers, sandbox] = await Promise.all([
     Promise.all(Object.values(adapters).map((adapter) => runtimeReadiness(adapter, env))),
     probeLocalProviders(endpoints),
+    sandboxReadiness(process.platform, sandboxBackends, env),
   ]);
-  return { runtimes, local_providers };
+  return { runtimes, local_providers, sandbox };
 }
 
 /** One adapter's readiness: what its executable and credential names look like in this environment. */

@@ -2,12 +2,12 @@ import { CitadelError } from '../../shared/errors';
 import { ContractV1Schema, ContractV2Schema } from '../../shared/fork/contract';
 import type { ForkRecord } from '../../shared/fork/fork-record';
 import { deleteBranch } from '../git/refs';
-import { removeWorktree } from '../git/worktree';
+import { removeBranchRepository } from '../git/branch-repository';
 import { readStatus } from '../runtimes/process-control/read-status';
 import { isRuntimeAlive, isSupervisorAlive } from '../runtimes/process-control/run-liveness';
 import { stopRun } from '../runtimes/process-control/stop-run';
 import { withForkLock } from '../store/fork-lock';
-import { attemptFiles, attemptKey } from '../store/fork-layout';
+import { attemptFiles, attemptKey, branchRepository } from '../store/fork-layout';
 import type { OrchestratorContext } from '../host/context';
 import { ForkRequestSchema } from '../../shared/fork/fork-request';
 import { commitTransition } from '../store/record-transitions';
@@ -40,7 +40,8 @@ export async function resolveBranch(ctx: OrchestratorContext, forkId: string, br
       const status = await readStatus(files.status).catch(() => null);
       if (status?.phase === 'running' && (isSupervisorAlive(status) || isRuntimeAlive(status))) await stopRun(files.status, status, 5000);
       const { repo } = await ctx.store.readJson(forkId, 'request', ForkRequestSchema);
-      await removeWorktree(repo, ctx.root.worktreeDir(forkId, branchId));
+      const { worktree, gitDir } = branchRepository(ctx.root, forkId, branchId);
+      await removeBranchRepository({ gitDir, workTree: worktree });
       await deleteBranch(repo, branch.git_branch);
       next = await commitTransition(ctx, record, {
         [branchId]: { state: 'pending', failure_code: null, blocked_reason: null, attempt: branch.attempt + 1 },

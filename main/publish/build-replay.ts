@@ -1,6 +1,7 @@
 import { digestOf } from '../../shared/digest';
 import { compareBranches } from '../../shared/fork/compare';
 import { LandingRecordSchema, SelectionRecordSchema } from '../../shared/fork/landing';
+import { publicContainment } from '../../shared/fork/containment-display';
 import type { Replay } from '../../shared/publish/replay';
 import { verifyFork, type VerifiedFork } from '../evidence/verify-fork';
 import type { OrchestratorContext } from '../host/context';
@@ -32,6 +33,8 @@ export async function buildReplay(ctx: OrchestratorContext, forkId: string, veri
       verifier_digest: part(contract?.verifier),
       executor_set_digest: record.executor_set_digest,
       signer_public_key_digest: contract && 'signer_public_key_digest' in contract ? contract.signer_public_key_digest : null,
+      // Absent, not null, for a fork that predates containment: its replay stays byte-identical.
+      ...(contract?.containment ? { containment: publicContainment(contract.containment) } : {}),
     },
     branches: fork.branches.map((evidence) => {
       const branch = record.branches.find((b) => b.branch_id === evidence.branch_id);
@@ -57,6 +60,7 @@ export async function buildReplay(ctx: OrchestratorContext, forkId: string, veri
           status: receipt?.verifier.status ?? 'unknown',
           steps: (receipt?.verifier.steps ?? []).map((s) => ({ id: s.id, status: s.status, exit_code: s.exit_code, timed_out: s.timed_out })),
         },
+        ...(receipt?.containment ? { containment: receipt.containment } : {}),
       };
     }),
     comparison: { outcome: comparison.outcome, recommended_branch_id: comparison.recommended_branch_id },

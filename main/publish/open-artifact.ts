@@ -25,7 +25,8 @@ export function openArtifact(text: string): z.infer<typeof OpenedArtifactSchema>
   }
   const checked = SCHEMA_BY_KIND[kind].safeParse(parsed.value);
   if (!checked.success) throw invalid(`the ${kind} does not match its schema`, zodViolations(checked.error.issues, [], parsed.value));
-  const document = checked.data;
+  // Parsed from JSON text, so it is JSON; the cast only drops the `| undefined` zod infers for optional fields.
+  const document = checked.data as z.infer<typeof OpenedArtifactSchema>['document'] & typeof checked.data;
   const digestChecked = document.kind === 'citadel_proof_report' ? document.replay_digest === digestOf(document.replay) : false;
   return { kind, digest: digestOf(document), digest_checked: digestChecked, document };
 }

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { CitadelError } from '../../shared/errors';
 import type { RuntimeProfile } from '../../shared/executors/runtime-profile';
+import type { EgressRule } from '../../shared/sandbox/containment-policy';
 import type { ParsedRuntimeOutput } from '../../shared/runtime/telemetry';
 import { zodViolations } from '../../shared/zod-violations';
 
@@ -14,6 +15,37 @@ export interface Invocation {
 export interface VendorPackage {
   readonly name: string;
   readonly bin: string;
+}
+
+/**
+ * Whether a run is contained by the operating system (issue 11) or by the vendor CLI alone. An
+ * adapter may grant more inside a sandbox (e.g. edits the permission mode could not grant safely
+ * without one); the argv stays a pure function of the profile and this mode.
+ */
+export type InvocationContainment = 'contained' | 'runtime-only';
+
+/** An environment name the sandbox points at a directory of the branch's runtime home. */
+export interface RuntimeHomeEnv {
+  readonly name: string;
+  /** One path segment below the runtime home, e.g. `codex`. */
+  readonly dir: string;
+}
+
+/** An operator file a contained runtime needs (its credential or config), bound READ-ONLY into the runtime home. */
+export interface RuntimeSeedFile {
+  /** Absolute host path; a seed whose source does not exist is skipped. */
+  readonly source: string;
+  /** Relative path below the runtime home, e.g. `codex/auth.json`. */
+  readonly target: string;
+}
+
+/** What a runtime needs from a sandbox: where it connects, and its own home. */
+export interface RuntimeContainmentNeeds {
+  /** The runtime's provider for this profile: one loopback host:port, or its cloud API hosts. */
+  egress(profile: RuntimeProfile, env: Readonly<Record<string, string | undefined>>): EgressRule;
+  readonly homeEnv: readonly RuntimeHomeEnv[];
+  /** The operator's existing credential/config files (never copied, never in evidence). */
+  seedFiles(env: Readonly<Record<string, string | undefined>>): readonly RuntimeSeedFile[];
 }
 
 /** One finished run as the supervisor recorded it. */
@@ -43,8 +75,9 @@ export interface RuntimeAdapter {
   readonly credentialEnvNames: readonly string[];
   /** The strict schema of this runtime's profiles: the engine accepts no profile it rejects. */
   readonly profileSchema: z.ZodType<RuntimeProfile>;
-  /** The exact canonical argv for a profile of this runtime (checked with profileFor). */
-  invocation(profile: RuntimeProfile): Invocation;
+  /** The exact canonical argv for a profile of this runtime and a containment mode (default `runtime-only`; checked with profileFor). */
+  invocation(profile: RuntimeProfile, containment?: InvocationContainment): Invocation;
+  readonly containmentNeeds: RuntimeContainmentNeeds;
   /** Reads only the runtime's declared machine output; unknown stays null. Never throws on bad output. */
   parseOutput(run: FinishedRun): Promise<ParsedRuntimeOutput>;
 }

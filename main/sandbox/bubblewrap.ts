@@ -84,6 +84,8 @@ function policyMounts(policy: ContainmentPolicy): string[] {
     ...policy.read_write.map((p) => ({ path: p, flags: ['--bind', p, p] })),
     ...policy.tmpfs.map((p) => ({ path: p, flags: ['--tmpfs', p] })),
     ...(policy.egress.kind === 'none' ? [] : [{ path: policy.egress.socket, flags: ['--ro-bind', policy.egress.socket, policy.egress.socket] }]),
+    // After the root that holds it (sorted by target), so the file shows through its directory's bind.
+    ...(policy.read_only_files ?? []).map((file) => ({ path: file.target, flags: ['--ro-bind', file.source, file.target] })),
   ];
   return mounts.sort((a, b) => comparePaths(a.path, b.path)).flatMap((mount) => mount.flags);
 }

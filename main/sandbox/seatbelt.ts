@@ -27,6 +27,12 @@ export function seatbeltProfile(policy: ContainmentPolicy): string {
       details: { tmpfs: policy.tmpfs },
     });
   }
+  if ((policy.read_only_files ?? []).length > 0) {
+    // Seatbelt filters paths, it cannot mount: a file can only be seen where it already is.
+    throw new CitadelError('LAUNCH_SPEC_INVALID', 'Seatbelt cannot show a file at another path (a seeded runtime home)', {
+      details: { read_only_files: (policy.read_only_files ?? []).map((file) => file.target) },
+    });
+  }
   const roots = [...policy.read_only, ...policy.read_write];
   const ancestors = [...new Set(roots.flatMap(ancestorsOf))].sort();
   const lines = [

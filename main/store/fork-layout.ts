@@ -11,7 +11,7 @@ export const FORK_FILES = {
   journal: 'journal.jsonl',
   /** The fork lock: a directory, held while a process changes the fork. */
   lock: 'fork.lock',
-  /** The pre-run containment snapshot (parent and every assigned worktree), plus Citadel's own result commits. */
+  /** The pre-run containment snapshots, one per branch attempt, each of that branch's own repository (git/containment.ts). */
   containmentBefore: 'containment-before.json',
   /** The current selection: a copy of one decision record from `selections/`. */
   selection: 'selection.json',
@@ -36,12 +36,17 @@ const ATTEMPT_FILES = {
   stopLock: 'stop.lock',
   stdout: 'stdout.log',
   stderr: 'stderr.log',
+  /** Connections the run's egress bridge refused, one JSON line each (EGRESS_DENIALS_FILE, written by the supervisor). */
+  egressDenials: 'egress-denials.jsonl',
   containment: 'containment.json',
   resultCommit: 'result-commit.json',
   receipt: 'execution-receipt.json',
   observation: 'observation.json',
   forkReceipt: 'fork-receipt.json',
 } as const;
+
+/** The supervisor writes egress denials beside the status file it is given, under this name. */
+export const EGRESS_DENIALS_FILE = ATTEMPT_FILES.egressDenials;
 
 /** The staging folder a fork is written in before it is renamed into `forks/<fork_id>`. */
 export function forkStagingDir(forksDir: string, forkId: string): string {
@@ -66,6 +71,27 @@ export function attemptFiles(root: ForkRoot, forkId: string, branchId: string, a
   return { dir, ...files, verifierOutput: (step: string) => path.join(dir, `verifier-${step}.out`) };
 }
 export type AttemptFiles = ReturnType<typeof attemptFiles>;
+
+/**
+ * Citadel's own repository of one branch (issue 11): its working tree is the branch worktree, its
+ * git dir sits beside the fork's base object store under `<root>/repositories/<fork_id>/`, never
+ * inside the worktree, so the executor can be given the worktree read-write and its git metadata
+ * read-only. `readOnlyGitRoots` is every path git needs to read for status/diff/log/show in the
+ * worktree: the branch's git dir and the base object store its alternates name.
+ */
+export function branchRepository(root: ForkRoot, forkId: string, branchId: string): { worktree: string; gitDir: string; readOnlyGitRoots: readonly string[] } {
+  const gitDir = path.join(root.repositoriesDir(forkId), `${branchId}.git`);
+  return { worktree: root.worktreeDir(forkId, branchId), gitDir, readOnlyGitRoots: [gitDir, baseObjectStore(root, forkId)] };
+}
+
+/** The fork's base repository (bare): the objects reachable from the base revision, fetched once from the operator's repository. */
+export function baseRepository(root: ForkRoot, forkId: string): string {
+  return path.join(root.repositoriesDir(forkId), 'base.git');
+}
+
+function baseObjectStore(root: ForkRoot, forkId: string): string {
+  return path.join(baseRepository(root, forkId), 'objects');
+}
 
 /** The journal key of one branch attempt's effects (launch, collection, stop, resolution). */
 export function attemptKey(branchId: string, attempt: number): string {

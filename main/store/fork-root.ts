@@ -31,6 +31,10 @@ export class ForkRoot {
   worktreeDir(forkId: string, branchId: string): string {
     return this.inside('worktrees', forkId, branchId);
   }
+  /** Citadel's own git repositories of one fork (the base object store and each branch's git dir). */
+  repositoriesDir(forkId: string): string {
+    return this.inside('repositories', forkId);
+  }
   forksDir(): string {
     return this.inside('forks');
   }

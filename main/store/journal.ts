@@ -8,10 +8,14 @@ import { assertLockStillHeld } from './held-lock';
 /** Effects that go through the journal (decisions D11), each with whether a retry is safe. */
 export const EFFECTS = {
   'fork.create': { repeatable: true },
+  /** The fork's base object store (issue 11), keyed by fork id. */
+  'repository.base': { repeatable: true },
   'worktree.create': { repeatable: true },
   'runtime.launch': { repeatable: false },
   'runtime.stop': { repeatable: true },
   'receipt.collect': { repeatable: true },
+  /** A collected branch's commit fetched into the operator's repository as `citadel/<fork>/<branch>`. */
+  'result.deliver': { repeatable: true },
   'branch.resolve': { repeatable: true },
   'fork.clean': { repeatable: true },
   'selection.record': { repeatable: true },

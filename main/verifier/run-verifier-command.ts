@@ -15,13 +15,24 @@ const MAX_OUTPUT_BYTES = 8 * 1024 * 1024;
 const KILL_GRACE_MS = 2000;
 
 /**
+ * The verifier's command as a sandbox backend wraps it (issue 11): spawned instead of the bare
+ * command, with an empty environment (the sandbox sets the verifier's own).
+ */
+export interface ContainedVerifierLaunch {
+  readonly command: string;
+  readonly args: readonly string[];
+}
+
+/**
  * Runs the workflow verifier (decisions D7): a bare executable on PATH, literal args, shell: false,
- * in the branch worktree, with a timeout that kills its whole process group.
+ * in the branch worktree, with a timeout that kills its whole process group. Contained, the group
+ * is the sandbox's leader, whose end ends everything inside (its PID namespace dies with it).
  */
 export function runVerifierCommand(
   verifier: VerifierCommand,
   cwd: string,
   env: Readonly<Record<string, string>>,
+  contained: ContainedVerifierLaunch | null = null,
 ): Promise<VerifierCommandResult> {
   const started = performance.now();
   return new Promise((resolve) => {
@@ -29,7 +40,8 @@ export function runVerifierCommand(
     let size = 0;
     let timedOut = false;
     let spawnError: string | null = null;
-    const child = spawn(verifier.command, verifier.args, { cwd, env: { ...env }, shell: false, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const [command, args, childEnv] = contained === null ? [verifier.command, verifier.args, { ...env }] : [contained.command, contained.args, {}];
+    const child = spawn(command, args, { cwd, env: childEnv, shell: false, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     const collect = (chunk: Buffer): void => {
       if (size >= MAX_OUTPUT_BYTES) return;
       chunks.push(chunk.subarray(0, MAX_OUTPUT_BYTES - size));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ReceiptContainmentSchema } from './containment-facts';
 import type { ExecutionReceipt } from './receipts';
 import { isComparableBranch } from './fork-state';
 import { ModelProofSchema, ModelProofStatusSchema, type ModelProof } from './model-proof';
@@ -23,6 +24,8 @@ export const VERIFICATION_REASONS = [
   'observation_mismatch',
   'record_mismatch',
   'runtime_did_not_complete',
+  /** The receipt's containment (backend, policy digest) is not what the contract binds for the branch. */
+  'containment_mismatch',
 ] as const;
 export const VerificationReasonSchema = z.enum(VERIFICATION_REASONS);
 export type VerificationReason = z.infer<typeof VerificationReasonSchema>;
@@ -64,6 +67,11 @@ export const ComparedBranchSchema = z.strictObject({
   duration_ms: z.number().int().nullable(),
   cost_usd: z.number().nullable(),
   warnings: z.array(z.string()),
+  /**
+   * The containment the verified receipt records; null when there is no verified receipt or the
+   * receipt predates containment (then it ran runtime-only). Shown, never deciding.
+   */
+  containment: ReceiptContainmentSchema.nullable(),
 });
 export type ComparedBranch = z.infer<typeof ComparedBranchSchema>;
 
@@ -151,5 +159,6 @@ function compareOne(e: BranchEvidence): ComparedBranch {
     duration_ms: r?.duration_ms ?? null,
     cost_usd: r?.telemetry.cost_usd ?? null,
     warnings,
+    containment: r?.containment ?? null,
   };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DigestSchema } from '../digest';
+import { ContractContainmentSchema } from './containment-facts';
 import { CommitShaSchema, IssuerIdSchema } from './ids';
 import { VerifierSchema, WorkflowSchema } from './workflow';
 
@@ -34,6 +35,11 @@ const ContractCore = {
   workflow: WorkflowSchema,
   verifier: VerifierSchema,
   base_revision: CommitShaSchema,
+  /**
+   * How every executor is contained (issue 11). Optional so that a contract written before
+   * containment keeps its digest; absent means `runtime-only`.
+   */
+  containment: ContractContainmentSchema.optional(),
 };
 
 /** Schema 1 (`--runtimes`): the shared operation contract of decisions D3. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DigestSchema } from '../digest';
+import { ReceiptContainmentSchema } from './containment-facts';
 import { FailureCodeSchema, TelemetrySchema } from '../runtime/telemetry';
 import { BranchIdSchema, CommitShaSchema, ForkIdSchema, IssuerIdSchema, IsoTimeSchema } from './ids';
 import { RuntimeLabelSchema } from './fork-record';
@@ -61,6 +62,8 @@ export const ExecutionReceiptSchema = z.strictObject({
   telemetry: TelemetrySchema,
   status: z.enum(['passed', 'failed']),
   failure_code: FailureCodeSchema.nullable(),
+  /** The containment the run ran under (issue 11); absent in receipts written before containment. */
+  containment: ReceiptContainmentSchema.optional(),
 });
 export type ExecutionReceipt = z.infer<typeof ExecutionReceiptSchema>;
 

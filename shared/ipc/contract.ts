@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { ExecutorProfileSchema } from '../executors/profile-schema';
 import { ExecutorSetDescriptionSchema } from '../executors/executor-set-description';
 import { ComparisonSchema } from '../fork/compare';
+import { ContainmentChoiceSchema, ReceiptContainmentSchema } from '../fork/containment-facts';
+import { ForkContainmentSchema } from '../fork/containment-display';
 import { MAX_ATTEMPTS_LIMIT } from '../fork/contract';
 import { ForkEventSchema } from '../fork/events';
 import { BranchIdSchema, ForkIdSchema } from '../fork/ids';
@@ -43,6 +45,8 @@ export const StartForkRequestSchema = z.strictObject({
   budget_seconds: z.number().int().min(1).max(7 * 24 * 3600).nullable(),
   /** Attempts per branch (the contract's max_attempts); absent or null means the default, 1. */
   max_attempts: z.number().int().min(1).max(MAX_ATTEMPTS_LIMIT).nullable().optional(),
+  /** `auto` (the platform's OS sandbox, else SANDBOX_UNAVAILABLE) or the weaker `runtime-only`; absent or null means auto. */
+  containment: ContainmentChoiceSchema.nullable().optional(),
 });
 export type StartForkRequest = z.infer<typeof StartForkRequestSchema>;
 
@@ -61,6 +65,8 @@ export const BranchDetailSchema = z.strictObject({
   /** The branch's unified diff against the base, for the local viewer only (never exported). */
   diff_text: z.string().nullable(),
   duration_ms: z.number().int().nullable(),
+  /** The verified receipt's containment; null when there is no verified receipt or it predates containment. */
+  containment: ReceiptContainmentSchema.nullable(),
 });
 export type BranchDetail = z.infer<typeof BranchDetailSchema>;
 
@@ -95,6 +101,8 @@ export const OpenedArtifactSchema = z.strictObject({
 const CONTRACT = defineChannels('citadel', {
   listForks: { request: z.strictObject({ state: ForkStateSchema.nullable() }), response: z.strictObject({ forks: z.array(ForkListEntrySchema) }) },
   forkStatus: { request: Fork, response: ForkStatusSchema },
+  /** The containment the fork's contract binds (immutable, so read once per view). */
+  forkContainment: { request: Fork, response: ForkContainmentSchema },
   previewFork: { request: StartForkRequestSchema, response: z.strictObject({ schema_version: z.union([z.literal(1), z.literal(2)]), executors: ExecutorSetDescriptionSchema }) },
   startFork: { request: StartForkRequestSchema, response: ForkStatusSchema },
   stopBranch: { request: z.strictObject({ fork_id: ForkIdSchema, branch_id: BranchIdSchema.nullable() }), response: ForkStatusSchema },

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { DigestSchema } from '../digest';
+import { ReceiptContainmentSchema } from '../fork/containment-facts';
+import { PublicContainmentSchema } from '../fork/containment-display';
 import { StateChangeSchema } from '../fork/fork-record';
 import { ModelProofStatusSchema } from '../fork/model-proof';
 
@@ -29,6 +31,8 @@ export const ReplaySchema = z.strictObject({
     verifier_digest: DigestSchema,
     executor_set_digest: DigestSchema.nullable(),
     signer_public_key_digest: DigestSchema.nullable(),
+    /** Absent for a fork that predates containment (it ran runtime-only), so its replay stays byte-identical. */
+    containment: PublicContainmentSchema.optional(),
   }),
   branches: z.array(
     z.strictObject({
@@ -52,6 +56,8 @@ export const ReplaySchema = z.strictObject({
         status: z.string(),
         steps: z.array(z.strictObject({ id: z.string(), status: z.string(), exit_code: z.number().int().nullable(), timed_out: z.boolean() })),
       }),
+      /** The verified receipt's containment (backend, its version, policy digest); absent when unverified or predating containment. */
+      containment: ReceiptContainmentSchema.optional(),
     }),
   ),
   comparison: z.strictObject({
@@ -92,5 +98,10 @@ export const ProofProjectionSchema = z.strictObject({
   model_proof: ProofReportSchema.shape.counts.shape.model_proof,
   outcome: ProofReportSchema.shape.comparison.shape.outcome,
   recommended_branch_id: z.string().nullable(),
+  /**
+   * Branches whose verified receipt ran inside an OS sandbox, and those that ran runtime-only
+   * (chosen, or predating containment); the rest have no verified receipt.
+   */
+  containment: z.strictObject({ contained: z.number().int(), runtime_only: z.number().int() }),
 });
 export type ProofProjection = z.infer<typeof ProofProjectionSchema>;

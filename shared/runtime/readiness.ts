@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SandboxReadinessSchema } from '../sandbox/sandbox-readiness';
 
 /** What `citadel runtimes --json` reports for one adapter. Credential facts are names, never values. */
 export const RuntimeReadinessSchema = z.strictObject({
@@ -33,6 +34,8 @@ export type LocalProviderReadiness = z.infer<typeof LocalProviderReadinessSchema
 export const ReadinessReportSchema = z.strictObject({
   runtimes: z.array(RuntimeReadinessSchema),
   local_providers: z.array(LocalProviderReadinessSchema),
+  /** The containment backend on this machine (issue 11); optional so that a report from before it still parses. */
+  sandbox: SandboxReadinessSchema.optional(),
 });
 export type ReadinessReport = z.infer<typeof ReadinessReportSchema>;
 

@@ -62,6 +62,11 @@ export const ContainmentPolicySchema = z
     env: z.record(EnvNameSchema, TextSchema),
     egress: LaunchEgressSchema,
     cwd: SandboxPathSchema,
+    /**
+     * Single files seen READ-ONLY at another path (an operator's credential file at its place in
+     * the runtime home): the file itself is never copied. Each target lies inside a root.
+     */
+    read_only_files: z.array(z.strictObject({ source: SandboxPathSchema, target: SandboxPathSchema })).optional(),
   })
   .superRefine((policy, ctx) => {
     const roots = [...policy.read_only, ...policy.read_write, ...policy.tmpfs];
@@ -69,6 +74,14 @@ export const ContainmentPolicySchema = z
     if (!roots.some((root) => isWithin(policy.cwd, root))) {
       ctx.addIssue({ code: 'custom', path: ['cwd'], ...custom('cwd_outside_roots', 'cwd must lie inside one of the roots') });
     }
+    const files = policy.read_only_files ?? [];
+    refineDistinct({ read_only_files: files.map((file) => file.target) }, ctx);
+    files.forEach((file, index) => {
+      // A target that is a root itself, or outside every root, would have no directory to appear in.
+      if (!roots.some((root) => file.target !== root && isWithin(file.target, root))) {
+        ctx.addIssue({ code: 'custom', path: ['read_only_files', index, 'target'], ...custom('target_outside_roots', 'a file target must lie inside one of the roots') });
+      }
+    });
   });
 export type ContainmentPolicy = z.infer<typeof ContainmentPolicySchema>;
 
@@ -101,8 +114,13 @@ export type ContainmentTemplate = z.infer<typeof ContainmentTemplateSchema>;
 
 /** What one launch supplies to turn a template into a policy. */
 export interface ContainmentBindings {
-  /** Host path of every root the template names. */
-  readonly roots: Readonly<Record<string, string>>;
+  /**
+   * Host path(s) of every root the template names: one name may stand for several paths (the
+   * toolchain, the git metadata), each seen the way the name is listed.
+   */
+  readonly roots: Readonly<Record<string, string | readonly string[]>>;
+  /** Files to bind read-only at another path (see ContainmentPolicy.read_only_files). */
+  readonly readOnlyFiles?: readonly { readonly source: string; readonly target: string }[];
   /** The environment to pick the template's names from; names without a value are left out. */
   readonly env: Readonly<Record<string, string | undefined>>;
   /** The egress bridge's unix socket; required unless the egress is `none`. */
@@ -120,10 +138,17 @@ export function parseContainmentPolicy(input: unknown): ContainmentPolicy {
 
 /** The launch policy for a template: roots resolved to host paths, environment picked by name. */
 export function resolveContainment(template: ContainmentTemplate, bindings: ContainmentBindings): ContainmentPolicy {
-  const pathOf = (name: string): string => {
+  const pathsOf = (name: string): readonly string[] => {
     const root = Object.prototype.hasOwnProperty.call(bindings.roots, name) ? bindings.roots[name] : undefined;
     if (root === undefined) throw new CitadelError('LAUNCH_SPEC_INVALID', `containment root "${name}" has no path`, { details: { root: name } });
-    return root;
+    return typeof root === 'string' ? [root] : root;
+  };
+  const pathOf = (name: string): string => {
+    const [first, ...rest] = pathsOf(name);
+    if (first === undefined || rest.length > 0) {
+      throw new CitadelError('LAUNCH_SPEC_INVALID', `containment root "${name}" must be one path to be the cwd`, { details: { root: name } });
+    }
+    return first;
   };
   const env = Object.fromEntries(
     template.env_names.flatMap((name) => {
@@ -140,12 +165,13 @@ export function resolveContainment(template: ContainmentTemplate, bindings: Cont
   }
   return parseContainmentPolicy({
     backend: template.backend,
-    read_only: template.read_only.map(pathOf),
-    read_write: template.read_write.map(pathOf),
-    tmpfs: template.tmpfs.map(pathOf),
+    read_only: template.read_only.flatMap(pathsOf),
+    read_write: template.read_write.flatMap(pathsOf),
+    tmpfs: template.tmpfs.flatMap(pathsOf),
     env,
     egress,
     cwd: pathOf(template.cwd),
+    ...(bindings.readOnlyFiles === undefined || bindings.readOnlyFiles.length === 0 ? {} : { read_only_files: bindings.readOnlyFiles.map(({ source, target }) => ({ source, target })) }),
   });
 }
 

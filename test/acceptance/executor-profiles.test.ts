@@ -19,7 +19,7 @@ import { parseExecutorFileText, validateExecutorFile } from '../../shared/execut
 import type { CitadelError, Violation } from '../../shared/errors';
 import { describeExecutorSet } from '../../main/executors/describe-executor-set';
 import { loadExecutorFile } from '../../main/executors/load-executor-file';
-import { CLAUDE_ALLOWED_TOOLS, CLAUDE_DISALLOWED_TOOLS } from '../../main/runtimes/claude/tool-policy';
+import { CLAUDE_ALLOWED_TOOLS, CLAUDE_CONTAINED_EDIT_TOOLS_LIST, CLAUDE_DISALLOWED_TOOLS } from '../../main/runtimes/claude/tool-policy';
 import { adapterFor, BUILTIN_ADAPTERS } from '../../main/runtimes/registry';
 import { resolveExecutable } from '../../main/runtimes/resolve-executable';
 import { executorSelectionFrom } from '../../main/cli/executor-selection';
@@ -302,8 +302,8 @@ describe('digests (decisions D3)', () => {
   it('never changes when the file is reordered', () => {
     const reversedKeys = (p: Json): Json => Object.fromEntries(Object.entries(p).reverse());
     const reordered = { executors: [reversedKeys(clone(codexLocalQwen)), reversedKeys(clone(claudeSonnet))], schema_version: 1 };
-    const original = describeExecutorSet(accepted(specFile), BUILTIN_ADAPTERS);
-    const shuffled = describeExecutorSet(accepted(JSON.parse(JSON.stringify(reordered))), BUILTIN_ADAPTERS);
+    const original = describeExecutorSet(accepted(specFile), BUILTIN_ADAPTERS, 'contained');
+    const shuffled = describeExecutorSet(accepted(JSON.parse(JSON.stringify(reordered))), BUILTIN_ADAPTERS, 'contained');
     expect(shuffled).toEqual(original);
     expect(original.executor_set_digest).toBe(SPEC_SET);
   });
@@ -343,7 +343,7 @@ describe('legacy --runtimes (decisions D4)', () => {
       const result = synthesizeLegacyProfiles(list);
       expect(result.ok && result.value).toEqual(expected);
     }
-    const described = describeExecutorSet(expected as ExecutorProfile[], BUILTIN_ADAPTERS);
+    const described = describeExecutorSet(expected as ExecutorProfile[], BUILTIN_ADAPTERS, 'contained');
     expect(described.profiles.map((p) => p.branch_id)).toEqual(['branch-claude', 'branch-codex']);
   });
 
@@ -384,6 +384,7 @@ describe('canonical invocation (decisions D5)', () => {
     const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
     expect(readme).toContain(`\`<ALLOWED>\`: \`${CLAUDE_ALLOWED_TOOLS}\``);
     expect(readme).toContain(`\`<DENIED>\`: \`${CLAUDE_DISALLOWED_TOOLS}\``);
+    expect(readme).toContain(`contained (the default), \`<ALLOWED>\` ends with \`,${CLAUDE_CONTAINED_EDIT_TOOLS_LIST.join(',')}\``);
   });
 
   it('produces the exact claude argv for every option combination', () => {
@@ -403,6 +404,16 @@ describe('canonical invocation (decisions D5)', () => {
         }
       }
     }
+  });
+
+  it('contained, grants edits below the worktree and nothing else changes; codex argv does not depend on containment', () => {
+    const [claude, codex] = accepted(fileWith(claudeSonnet, codexLocalQwen));
+    const runtimeOnly = BUILTIN_ADAPTERS.claude.invocation(claude!, 'runtime-only');
+    expect(BUILTIN_ADAPTERS.claude.invocation(claude!)).toEqual(runtimeOnly);
+    const contained = BUILTIN_ADAPTERS.claude.invocation(claude!, 'contained');
+    const allowedAt = runtimeOnly.args.indexOf('--allowedTools') + 1;
+    expect(contained.args).toEqual(runtimeOnly.args.map((arg, index) => (index === allowedAt ? `${CLAUDE_ALLOWED_TOOLS},Edit(./**)` : arg)));
+    expect(BUILTIN_ADAPTERS.codex.invocation(codex!, 'contained')).toEqual(BUILTIN_ADAPTERS.codex.invocation(codex!, 'runtime-only'));
   });
 
   it('produces the exact codex argv for every option combination', () => {
@@ -559,7 +570,7 @@ describe('CLI: citadel executors validate (real child process)', () => {
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
     const doc = JSON.parse(run.stdout) as Json;
-    expect(doc).toEqual(describeExecutorSet(accepted(specFile), BUILTIN_ADAPTERS));
+    expect(doc).toEqual(describeExecutorSet(accepted(specFile), BUILTIN_ADAPTERS, 'contained'));
     expect(doc).toMatchObject({
       executor_set_digest: 'sha256:88f9aadf33670ed217351c5645aff873db3483cc8049cffd5056975b87c62ac7',
       profiles: [
@@ -622,5 +633,8 @@ describe('CLI: citadel executors validate (real child process)', () => {
     expect(run.stdout).toMatch(/claude-sonnet \(claude, model claude-sonnet-4-5\) -> branch-claude-sonnet/);
     expect(run.stdout).toMatch(/executor set digest {2}sha256:[0-9a-f]{64}/);
     expect(run.stdout).toContain("--allowedTools 'Read,Glob,Grep,");
+    // Contained (the default) the tool policy also grants edits below the worktree; the runtime-only argv is shown beside it.
+    expect(run.stdout).toMatch(/ {4}argv {12}claude .*,Bash\(git blame:\*\),Edit\(\.\/\*\*\)' --disallowedTools/);
+    expect(run.stdout).toMatch(/ {4}runtime-only {4}claude .*,Bash\(git blame:\*\)' --disallowedTools/);
   });
 });

@@ -29,6 +29,7 @@ const detail = (branchId: string): BranchDetail =>
     diff_summary: null,
     diff_text: null,
     duration_ms: null,
+    containment: null,
   });
 
 function setup() {
@@ -45,6 +46,7 @@ function setup() {
         model_proof: { passed: 0, failed: 0, unknown: 2 },
         outcome: 'insufficient-evidence',
         recommended_branch_id: null,
+        containment: { contained: 0, runtime_only: 0 },
       },
     }),
     readiness: () => ({

@@ -60,6 +60,7 @@ describe('fork list', () => {
       model_proof: { passed: 0, failed: 0, unknown: 2 },
       outcome: 'insufficient-evidence',
       recommended_branch_id: null,
+      containment: { contained: 0, runtime_only: 0 },
     });
     proofCache.remember(second.revision + 1, {
       fork_id: second.fork_id,
@@ -70,6 +71,7 @@ describe('fork list', () => {
       model_proof: { passed: 2, failed: 0, unknown: 0 },
       outcome: 'tie',
       recommended_branch_id: null,
+      containment: { contained: 0, runtime_only: 0 },
     });
     const { client } = fakeClient({ listForks: () => ({ ok: true, value: { forks } }) });
     render(ForksView, { props: { client } });

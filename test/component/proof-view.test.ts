@@ -14,6 +14,7 @@ const projection = {
   model_proof: { passed: 0, failed: 0, unknown: 2 },
   outcome: 'insufficient-evidence',
   recommended_branch_id: null,
+  containment: { contained: 0, runtime_only: 1 },
 } as const;
 
 afterEach(() => vi.unstubAllGlobals());

@@ -21,9 +21,9 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-/** Same Claude profile in `dontAsk` mode, the mode examples/executors.json uses. */
+/** Same Claude profile in `dontAsk` mode, which can edit only contained (the tool policy then grants `Edit(./**)`). */
 const CLAUDE_DONT_ASK = { ...CLAUDE_PROFILE, profile_id: 'claude-dontask', adapter_options: { permission_mode: 'dontAsk' } } as const;
-const FIXING = ['branch-claude-sonnet', 'branch-codex-lmstudio', 'branch-codex-ollama'] as const;
+const FIXING = ['branch-claude-dontask', 'branch-claude-sonnet', 'branch-codex-lmstudio', 'branch-codex-ollama'] as const;
 
 function* filesNamed(dir: string, name: string): Generator<string> {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -34,7 +34,7 @@ function* filesNamed(dir: string, name: string): Generator<string> {
 }
 
 describe('real vendor CLIs through citadel fork start', () => {
-  it('Claude, Codex + Ollama and Codex + LM Studio each fix their own worktree; verifier, receipts and model proof hold', async () => {
+  it('Claude, Codex + Ollama and Codex + LM Studio each fix their own worktree inside the sandbox, reaching their scripted servers only through the egress bridge; verifier, receipts and model proof hold', async () => {
     const fork = new VendorFork(tempDir());
     const anthropic: AnthropicServer = await startAnthropicServer({ scenario: { kind: 'script', turns: CLAUDE_FIX } });
     const local: LocalModelServer = await startLocalModelServer({
@@ -80,7 +80,15 @@ describe('real vendor CLIs through citadel fork start', () => {
     const notes = [...filesNamed(fork.base, 'NOTES.md')].sort();
     expect(notes).toEqual(FIXING.map((branchId) => path.join(fork.worktree(id, branchId), 'NOTES.md')).sort());
 
+    // Every branch ran contained (bubblewrap), and its provider was reachable only through its egress bridge:
+    // the sandbox has no network of its own, so every request the scripted servers logged came through one.
+    for (const branchId of FIXING) {
+      expect(fork.branchRun(id, branchId).receipt.containment, branchId).toMatchObject({ mode: 'contained', backend: 'bubblewrap' });
+      expect(existsSync(fork.harness.attemptFile(id, branchId, 'egress-denials.jsonl')), branchId).toBe(false);
+    }
+
     // Each runtime got only its allowlisted variables (decisions D6): not CITADEL_HOME, the D-Bus address or the other runtime's endpoint.
+    // (Contained, the sandbox then points HOME, TMPDIR and the home variable into the attempt's runtime home; the receipt names the operator's.)
     expect(fork.branchRun(id, 'branch-claude-sonnet').receipt.env_names).toEqual(['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC', 'HOME', 'LANG', 'PATH']);
     expect(fork.branchRun(id, 'branch-codex-ollama').receipt.env_names).toEqual(['CODEX_HOME', 'CODEX_OSS_BASE_URL', 'HOME', 'LANG', 'PATH']);
 
@@ -91,9 +99,11 @@ describe('real vendor CLIs through citadel fork start', () => {
       expect(receipt.telemetry, branchId).toMatchObject({ observed_model: model, observed_model_source: 'codex_rollout_turn_context' });
       expect(stdout).not.toContain(`"model":"${model}"`);
       const threadId = /"thread_id":"([0-9a-f-]{36})"/.exec(stdout)?.[1];
-      const rollout = readdirSync(path.join(fork.codexHome, 'sessions'), { recursive: true, encoding: 'utf8' }).find((file) => threadId !== undefined && file.endsWith(`-${threadId}.jsonl`));
+      // Contained, CODEX_HOME is the attempt's own runtime home, never the operator's.
+      const sessions = path.join(fork.runtimeHome(id, branchId), 'codex', 'sessions');
+      const rollout = readdirSync(sessions, { recursive: true, encoding: 'utf8' }).find((file) => threadId !== undefined && file.endsWith(`-${threadId}.jsonl`));
       expect(rollout, `rollout of ${branchId}`).toBeDefined();
-      const turnContext = readFileSync(path.join(fork.codexHome, 'sessions', rollout ?? ''), 'utf8')
+      const turnContext = readFileSync(path.join(sessions, rollout ?? ''), 'utf8')
         .split('\n')
         .filter(Boolean)
         .map((line) => JSON.parse(line) as { type: string; payload: { model?: string; cwd?: string } })
@@ -101,15 +111,14 @@ describe('real vendor CLIs through citadel fork start', () => {
       expect(turnContext?.payload).toMatchObject({ model, cwd: fork.worktree(id, branchId) });
     }
 
-    // dontAsk (examples/executors.json) denies every edit: Citadel's tool policy grants no Write/Edit, so the mode must.
+    // dontAsk edits contained: the tool policy grants `Edit(./**)` there, so nothing was denied (runtime-only it denies Edit and Write).
     const dontAsk = fork.branchRun(id, 'branch-claude-dontask');
-    expect(branch(doc, 'branch-claude-dontask')).toMatchObject({ state: 'failed', failure_code: 'VERIFIER_FAILED' });
-    expect((JSON.parse(dontAsk.stdout) as { permission_denials: { tool_name: string }[] }).permission_denials.map((d) => d.tool_name)).toEqual(['Edit', 'Write']);
-    expect(readFileSync(path.join(fork.worktree(id, 'branch-claude-dontask'), 'src', 'sum.js'), 'utf8')).toBe(BUGGY_SUM);
+    expect((JSON.parse(dontAsk.stdout) as { permission_denials: { tool_name: string }[] }).permission_denials).toEqual([]);
 
     // compare re-verifies every receipt from disk; model proof passes where observed = requested.
     const compare = await fork.compare(id);
     expect(compare.outcome).toBe('tie');
+    expect(compare.branches).toHaveLength(FIXING.length);
     for (const entry of compare.branches) {
       expect(entry, entry.branch_id).toMatchObject({ receipt_verified: true, comparable: true, model_proof: 'passed' });
     }

@@ -66,6 +66,7 @@ export interface ExecutionReceipt {
   verifier: { status: string; steps: { id: string; status: string; exit_code: number | null }[] };
   telemetry: { observed_model: string | null; observed_model_source: string | null; input_tokens: number | null; output_tokens: number | null };
   env_names: string[];
+  containment?: { mode: string; backend?: string; backend_version?: string; policy_digest?: string };
 }
 
 export interface CompareDoc {
@@ -150,6 +151,11 @@ export class VendorFork {
 
   worktree(forkId: string, branchId: string): string {
     return this.harness.worktree(forkId, branchId);
+  }
+
+  /** A contained attempt's own runtime home (CODEX_HOME is its `codex/`, CLAUDE_CONFIG_DIR its `claude/`). */
+  runtimeHome(forkId: string, branchId: string): string {
+    return this.harness.attemptFile(forkId, branchId, 'home');
   }
 
   git(dir: string, ...args: string[]): string {

@@ -1,4 +1,5 @@
 import type { Comparison } from '../../../shared/fork/compare';
+import { describeContainment, type ContainmentShown } from '../../../shared/fork/containment-display';
 
 const show = (value: number | null, unit = ''): string => (value === null ? 'unknown' : `${value}${unit}`);
 
@@ -14,6 +15,7 @@ export function renderComparison(comparison: Comparison): string {
       `${b.branch_id} (${b.runtime})  ${b.comparable ? 'comparable' : 'NOT comparable'}  receipt ${b.receipt_verified ? 'verified' : 'NOT verified'}`,
       `  verifier ${b.verifier_status} (${b.required_evidence.present}/${b.required_evidence.required} required steps ran)${b.failure_code ? `  ${b.failure_code}` : ''}`,
       `  model requested ${b.model.requested_model}${b.model.requested_provider ? ` via ${b.model.requested_provider}` : ''}, observed ${b.model.observed_model ?? 'unknown'}, proof ${b.model_proof}`,
+      `  containment ${marked(describeContainment(b.containment, b.receipt_verified))}`,
       `  diff ${show(b.files_changed)} files +${show(b.insertions)} -${show(b.deletions)}`,
       `  not deciding: duration ${show(b.duration_ms, ' ms')}, cost ${b.cost_usd === null ? 'unknown' : `$${b.cost_usd}`}`,
       ...(b.reasons.length ? [`  reasons: ${b.reasons.join(', ')}`] : []),
@@ -21,4 +23,9 @@ export function renderComparison(comparison: Comparison): string {
     );
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** A terminal has no amber: the weaker mode is flagged in words. */
+export function marked(shown: ContainmentShown): string {
+  return shown.amber ? `${shown.text} [WEAKER]` : shown.text;
 }

@@ -1,20 +1,29 @@
+import { describeForkContainment, type ForkContainment } from '../../../shared/fork/containment-display';
 import type { ForkEvent } from '../../../shared/fork/events';
 import type { ForkStatus } from '../../../shared/fork/fork-record';
 import type { LandingCheck } from '../../../shared/fork/landing';
 import type { ForkListEntry } from '../../../shared/ipc/contract';
+import { marked } from './render-comparison';
 
-export function renderForkStatus(status: ForkStatus): string {
+/** One fork; `fork status FORK_ID` adds the containment its contract binds. */
+export function renderForkStatus(status: ForkStatus, containment?: ForkContainment): string {
   const lines = [
     `${status.fork_id}${status.demo ? ' [demo]' : ''}  ${status.state}  (schema ${status.schema_version}, revision ${status.revision})`,
     `  base      ${status.base_revision}`,
     `  contract  ${status.contract_digest}`,
     ...(status.executor_set_digest ? [`  executors ${status.executor_set_digest}`] : []),
+    ...(containment === undefined ? [] : [`  containment ${containmentLine(containment)}`]),
     ...status.branches.map(
       (b) =>
         `  ${b.branch_id.padEnd(28)} ${b.runtime.padEnd(7)} ${b.state.padEnd(8)}${b.failure_code ? ` ${b.failure_code}` : ''}${b.blocked_reason ? ` (${b.blocked_reason}${b.blocked_code ? `: ${b.blocked_code}` : ''})` : ''}${b.attempt > 1 ? ` attempt ${b.attempt}` : ''}`,
     ),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+function containmentLine(containment: ForkContainment): string {
+  if (containment === 'unverified') return 'unknown (the stored contract does not match its digest)';
+  return marked(describeForkContainment(containment === 'predates' ? null : containment));
 }
 
 export function renderForkList(forks: readonly ForkListEntry[]): string {

@@ -1,4 +1,5 @@
 import type { ReadinessReport } from '../../../shared/runtime/readiness';
+import type { SandboxReadiness } from '../../../shared/sandbox/sandbox-readiness';
 import { hostAdapters } from '../../host/open-context';
 import { readiness } from '../../orchestrator';
 import { printJson, type Io } from '../output';
@@ -22,5 +23,17 @@ export function renderReadiness(report: ReadinessReport): string {
     lines.push(`${p.provider} at ${p.base_url}: ${state}${p.problem ? ` (${p.problem})` : ''}`);
   }
   if (report.local_providers.every((p) => !p.reachable)) lines.push('Neither Ollama nor LM Studio answers: local Codex profiles cannot run until one does.');
+  if (report.sandbox) lines.push(...renderSandbox(report.sandbox));
   return `${lines.join('\n')}\n`;
+}
+
+/** Containment is what `fork start` needs by default: say what is missing and what provides it. */
+function renderSandbox(sandbox: SandboxReadiness): string[] {
+  const name = sandbox.backend ?? 'none for this platform';
+  if (sandbox.ready) return [`containment: ${name} ready, ${sandbox.executable ?? 'executable unknown'} (${sandbox.version ?? 'version unknown'})`];
+  return [
+    `containment: ${name} NOT ready: ${sandbox.problem ?? 'unknown problem'}`,
+    ...(sandbox.install ? [`  install: ${sandbox.install}`] : []),
+    '  fork start refuses with SANDBOX_UNAVAILABLE unless --containment runtime-only (weaker) is chosen',
+  ];
 }

@@ -14,6 +14,19 @@ export async function applyEdits(cwd: string, edits: readonly { path: string; co
   }
 }
 
+/** Test-only: runs each argv in `cwd` (what an allowed command of a real agent could do); output goes to stderr. */
+export async function runCommands(cwd: string, commands: readonly (readonly string[])[], stderr: (text: string) => void): Promise<void> {
+  for (const [file, ...args] of commands) {
+    if (file === undefined) continue;
+    await new Promise<void>((resolve) => {
+      execFile(file, args, { cwd, encoding: 'utf8' }, (error, stdout, errors) => {
+        if (error !== null) stderr(`${file}: ${error.message}\n${stdout}${errors}`);
+        resolve();
+      });
+    });
+  }
+}
+
 interface GitRun {
   command: string;
   exitCode: number;

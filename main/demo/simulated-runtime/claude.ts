@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { applyEdits, hang, runGitOutcome, sleep } from './agent-actions';
+import { applyEdits, hang, runCommands, runGitOutcome, sleep } from './agent-actions';
 import { flagValue, type SimulationIo } from './invocation';
 import type { SimulatedBehaviour, SimulatedOutcome } from './scenario';
 
@@ -25,6 +25,7 @@ export async function simulateClaude(argv: readonly string[], prompt: string, be
   }
 
   await applyEdits(cwd, behaviour.edits ?? []);
+  await runCommands(cwd, behaviour.commands ?? [], io.stderr);
   const outcome = behaviour.outcome ?? 'success';
   const gitRun = await runGitOutcome(outcome, cwd);
   if (gitRun !== null && gitRun.exitCode !== 0) {

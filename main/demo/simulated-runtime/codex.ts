@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { applyEdits, hang, insideGitRepository, runGitOutcome, sleep } from './agent-actions';
+import { applyEdits, hang, insideGitRepository, runCommands, runGitOutcome, sleep } from './agent-actions';
 import { startRollout, uuidV7 } from './codex-rollout';
 import { flagValue, type SimulationIo } from './invocation';
 import type { SimulatedBehaviour } from './scenario';
@@ -75,6 +75,7 @@ export async function simulateCodex(argv: readonly string[], prompt: string, beh
     await applyEdits(cwd, [edit]);
     emit({ type: 'item.completed', item: { id, type: 'file_change', changes: [{ path: target, kind }], status: 'completed' } });
   }
+  await runCommands(cwd, behaviour.commands ?? [], io.stderr);
   const gitRun = await runGitOutcome(outcome, cwd);
   if (gitRun !== null) {
     const id = nextItemId();

@@ -1,13 +1,20 @@
-import { chmod, mkdir, stat, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { CitadelError } from '../../../shared/errors';
 import { SIMULATION_FILE_NAME, SimulationScenarioSchema, type SimulationScenario } from './scenario';
 
 /** Where the build puts this module (out/cli/simulated-runtime.mjs) when it is bundled next to the CLI. */
 const BUILT_SIMULATED_RUNTIME_PATH = fileURLToPath(new URL('./simulated-runtime.mjs', import.meta.url));
 
-/** Writes the `claude` and `codex` wrappers (mode 0755) and the scenario file into binDir. */
+/** The bundle's name inside the bin dir, beside the wrappers that import it. */
+const INSTALLED_MODULE_NAME = 'simulated-runtime.mjs';
+
+/**
+ * Writes the `claude` and `codex` wrappers (mode 0755), a copy of the bundled simulated runtime
+ * they import, and the scenario file into binDir. The install is self-contained so that a
+ * contained branch, which sees only its runtime's own directory and Node, can run it.
+ */
 export async function installSimulatedRuntimes(
   binDir: string,
   scenario: SimulationScenario,
@@ -26,13 +33,16 @@ export async function installSimulatedRuntimes(
   await mkdir(binDir, { recursive: true });
   const scenarioFile = path.join(binDir, SIMULATION_FILE_NAME);
   await writeFile(scenarioFile, `${JSON.stringify(parsed.data, null, 2)}\n`);
+  await copyFile(entryModulePath, path.join(binDir, INSTALLED_MODULE_NAME));
   const written = { claude: path.join(binDir, 'claude'), codex: path.join(binDir, 'codex') };
   for (const runtime of ['claude', 'codex'] as const) {
     // Extensionless, so Node may load it as CommonJS or ESM: only dynamic import() works in both.
     const wrapper = [
       `#!${nodeExecPath}`,
       `// Citadel's simulated ${runtime} (demo and tests), not the vendor CLI.`,
-      `import(${JSON.stringify(pathToFileURL(entryModulePath).href)})`,
+      // Relative to the wrapper itself (argv[1]), so the bin dir alone holds the runtime.
+      `import('node:url')`,
+      `  .then((url) => import(new URL(${JSON.stringify(`./${INSTALLED_MODULE_NAME}`)}, url.pathToFileURL(process.argv[1])).href))`,
       `  .then((m) => m.runSimulatedRuntime(${JSON.stringify(runtime)}, process.argv.slice(2), m.processSimulationIo(process.argv[1])))`,
       `  .then((code) => { process.exitCode = code; }, (error) => { process.stderr.write(String(error) + '\\n'); process.exitCode = 70; });`,
       '',

@@ -13,6 +13,8 @@ import { z } from 'zod';
  *     "exit_code": 0,                // replaces the recorded exit code of the outcome
  *     "delay_ms": 0,                 // waited after the edits, before the final output
  *     "observed_model": "…",         // the model the runtime reports instead of the requested one
+ *     "commands": [["sh", "-c", "…"]], // test-only: each argv run in the cwd after the edits, no
+ *                                    // shell unless named, output to stderr only (plants git state)
  *     "claude": { … }, "codex": { … } // the same fields for one runtime, over the top-level ones
  *   }
  *
@@ -44,6 +46,7 @@ const SimulatedBehaviourShape = {
   exit_code: z.number().int().min(0).max(255).optional(),
   delay_ms: z.number().int().min(0).max(3_600_000).optional(),
   observed_model: z.string().min(1).optional(),
+  commands: z.array(z.array(z.string()).min(1)).optional(),
 };
 const SimulatedBehaviourSchema = z.strictObject(SimulatedBehaviourShape);
 export const SimulationScenarioSchema = z.strictObject({

@@ -1,5 +1,6 @@
 import { ClaudeProfileSchema } from '../../../shared/executors/profile-schema';
 import { profileFor, type RuntimeAdapter } from '../runtime-adapter';
+import { claudeContainmentNeeds } from './containment-needs';
 import { claudeInvocation } from './invocation';
 import { parseClaudeResult } from './parse-result';
 
@@ -10,6 +11,7 @@ export const claudeAdapter: RuntimeAdapter = {
   envAllowlist: ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'CLAUDE_CONFIG_DIR', /^CLAUDE_CODE_/],
   credentialEnvNames: ['ANTHROPIC_API_KEY', 'CLAUDE_CODE_OAUTH_TOKEN'],
   profileSchema: ClaudeProfileSchema,
-  invocation: (profile) => claudeInvocation(profileFor('claude', ClaudeProfileSchema, profile)),
+  invocation: (profile, containment = 'runtime-only') => claudeInvocation(profileFor('claude', ClaudeProfileSchema, profile), containment),
+  containmentNeeds: claudeContainmentNeeds,
   parseOutput: (run) => Promise.resolve(parseClaudeResult(run)),
 };

@@ -1,11 +1,11 @@
 import type { ClaudeProfile } from '../../../shared/executors/profile-schema';
-import type { Invocation } from '../runtime-adapter';
-import { CLAUDE_ALLOWED_TOOLS, CLAUDE_DISALLOWED_TOOLS } from './tool-policy';
+import type { Invocation, InvocationContainment } from '../runtime-adapter';
+import { claudeAllowedTools, CLAUDE_DISALLOWED_TOOLS } from './tool-policy';
 
 export const CLAUDE_DEFAULT_PERMISSION_MODE = 'acceptEdits';
 
 /** `claude --print --output-format json --permission-mode <m> --allowedTools <A> --disallowedTools <D> [--model] [--effort]`. */
-export function claudeInvocation(profile: ClaudeProfile): Invocation {
+export function claudeInvocation(profile: ClaudeProfile, containment: InvocationContainment): Invocation {
   const { permission_mode, effort } = profile.adapter_options;
   return {
     executable: 'claude',
@@ -16,7 +16,7 @@ export function claudeInvocation(profile: ClaudeProfile): Invocation {
       '--permission-mode',
       permission_mode ?? CLAUDE_DEFAULT_PERMISSION_MODE,
       '--allowedTools',
-      CLAUDE_ALLOWED_TOOLS,
+      claudeAllowedTools(containment),
       '--disallowedTools',
       CLAUDE_DISALLOWED_TOOLS,
       ...(profile.model === null ? [] : ['--model', profile.model]),

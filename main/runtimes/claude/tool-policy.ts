@@ -1,3 +1,5 @@
+import type { InvocationContainment } from '../runtime-adapter';
+
 /**
  * Citadel's fixed Claude Code tool policy (decisions D5), each passed as ONE comma-joined argv element.
  *
@@ -47,5 +49,17 @@ export const CLAUDE_DISALLOWED_TOOLS_LIST = [
   'WebSearch',
 ] as const;
 
+/**
+ * Granted only when the operating system contains the run (issue 11, item 7): edits by path rule,
+ * `./**` = below the working directory (the worktree), so `dontAsk` (which grants nothing it is not
+ * told to) can edit at all. The sandbox, not this rule, is what stops a write outside the worktree.
+ */
+export const CLAUDE_CONTAINED_EDIT_TOOLS_LIST = ['Edit(./**)'] as const;
+
 export const CLAUDE_ALLOWED_TOOLS = CLAUDE_ALLOWED_TOOLS_LIST.join(',');
+
+/** The allowed-tools argv element for a containment mode. */
+export function claudeAllowedTools(containment: InvocationContainment): string {
+  return containment === 'contained' ? [...CLAUDE_ALLOWED_TOOLS_LIST, ...CLAUDE_CONTAINED_EDIT_TOOLS_LIST].join(',') : CLAUDE_ALLOWED_TOOLS;
+}
 export const CLAUDE_DISALLOWED_TOOLS = CLAUDE_DISALLOWED_TOOLS_LIST.join(',');

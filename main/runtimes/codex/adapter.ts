@@ -1,5 +1,6 @@
 import { CodexProfileSchema } from '../../../shared/executors/profile-schema';
 import { profileFor, type RuntimeAdapter } from '../runtime-adapter';
+import { codexContainmentNeeds } from './containment-needs';
 import { codexInvocation } from './invocation';
 import { parseCodexOutput } from './parse-output';
 
@@ -11,5 +12,6 @@ export const codexAdapter: RuntimeAdapter = {
   credentialEnvNames: ['OPENAI_API_KEY'],
   profileSchema: CodexProfileSchema,
   invocation: (profile) => codexInvocation(profileFor('codex', CodexProfileSchema, profile)),
+  containmentNeeds: codexContainmentNeeds,
   parseOutput: (run) => parseCodexOutput(run),
 };

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { EgressBridgeSpecSchema } from '../../sandbox/egress/egress-bridge-spec';
 
 /** setTimeout fires at once for delays above 2^31 - 1 ms, so longer timers are refused rather than misfired. */
 export const MAX_TIMER_MS = 2_147_483_647;
@@ -24,5 +25,7 @@ export const LaunchSpecSchema = z.strictObject({
   status_file: AbsolutePathSchema,
   timeout_ms: z.int().positive().max(MAX_TIMER_MS),
   kill_grace_ms: z.int().nonnegative().max(MAX_TIMER_MS),
+  /** Absent or null: the run has no egress bridge (uncontained, or contained with no network). */
+  egress_bridge: EgressBridgeSpecSchema.nullable().optional(),
 });
 export type LaunchSpec = z.infer<typeof LaunchSpecSchema>;

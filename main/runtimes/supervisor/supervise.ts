@@ -1,10 +1,12 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, openSync } from 'node:fs';
+import { startHostBridge, type HostBridge } from '../../sandbox/egress/host-bridge';
 import { PRIVATE_FILE_MODE, writeJsonDurably } from '../../store/atomic-file';
 import { isProcessGroupAlive } from '../process-control/process-liveness';
 import { processStartTime } from '../process-control/proc-stat';
 import { terminateProcessGroup } from '../process-control/terminate-process-group';
+import { denialRecorder, egressDenialsFile } from './egress-denials';
 import type { LaunchSpec } from './launch-spec';
 import type { ExitedStatus, RunningStatus } from './run-status';
 
@@ -21,6 +23,8 @@ interface RunState {
  * `exited` once its whole process group is gone. The runtime leads its own process group and
  * writes straight into the output files, so its output does not depend on this process.
  * SIGTERM to this process is STOP; it, or the time limit, ends the group (TERM, then KILL after the grace).
+ * A contained run's egress bridge is served here, from before the spawn until the group is gone (this
+ * process outlives the CLI that launched it); the final record is written only once it is closed.
  */
 export async function supervise(spec: LaunchSpec): Promise<void> {
   const state: RunState = { stopped: false, timedOut: false, leaderExited: false, terminate: null };
@@ -36,8 +40,13 @@ export async function supervise(spec: LaunchSpec): Promise<void> {
   const clockAtStart = performance.now();
   const ended = () => ({ ended_at: new Date().toISOString(), duration_ms: Math.round(performance.now() - clockAtStart) });
 
-  const spawned = await spawnRuntime(spec);
+  const bridge = await openEgressBridge(spec);
+  const spawned = typeof bridge === 'string' ? { spawnError: bridge } : await spawnRuntime(spec);
+  const closeBridge = async (): Promise<void> => {
+    if (typeof bridge !== 'string') await bridge?.close();
+  };
   if ('spawnError' in spawned) {
+    await closeBridge();
     const record: ExitedStatus = {
       phase: 'exited',
       ...supervisor,
@@ -80,6 +89,7 @@ export async function supervise(spec: LaunchSpec): Promise<void> {
   } catch (error) {
     // A runtime nobody can see or stop must not keep running.
     await terminate();
+    await closeBridge();
     throw error;
   }
 
@@ -89,6 +99,7 @@ export async function supervise(spec: LaunchSpec): Promise<void> {
   const end = ended();
   // Processes the runtime left in its group must not keep writing after the final record.
   if (termination !== undefined || isProcessGroupAlive(pid)) await terminate();
+  await closeBridge();
   const record: ExitedStatus = {
     ...running,
     phase: 'exited',
@@ -100,6 +111,23 @@ export async function supervise(spec: LaunchSpec): Promise<void> {
     ...end,
   };
   await writeJsonDurably(spec.status_file, record);
+}
+
+/** The spawn error a run gets when its egress bridge cannot be served: nothing is spawned without it. */
+export const EGRESS_BRIDGE_FAILED = 'EGRESS_BRIDGE_FAILED';
+
+/** The run's host bridge, null without one, or the spawn error when it cannot listen. */
+async function openEgressBridge(spec: LaunchSpec): Promise<HostBridge | null | string> {
+  if (spec.egress_bridge === undefined || spec.egress_bridge === null) return null;
+  try {
+    return await startHostBridge({
+      socketPath: spec.egress_bridge.socket_path,
+      target: spec.egress_bridge.target,
+      onDenial: denialRecorder(egressDenialsFile(spec.status_file)),
+    });
+  } catch {
+    return EGRESS_BRIDGE_FAILED;
+  }
 }
 
 interface RuntimeExit {

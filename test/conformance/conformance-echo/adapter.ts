@@ -15,6 +15,13 @@ export const conformanceEchoAdapter: RuntimeAdapter = {
   profileSchema: EchoProfileSchema,
   invocation: (profile) => echoInvocation(profileFor(ECHO_RUNTIME_ID, EchoProfileSchema, profile)),
   parseOutput: (run) => Promise.resolve(parseEchoOutput(run)),
+  // It talks to no provider and keeps no login: contained, it reaches nothing and is seeded with nothing,
+  // and its home variable shows the engine points any runtime's homeEnv names without knowing them.
+  containmentNeeds: {
+    egress: () => ({ kind: 'none' }),
+    homeEnv: [{ name: 'CONFORMANCE_ECHO_HOME', dir: 'conformance-echo' }],
+    seedFiles: () => [],
+  },
 };
 
 /** `conformance-echo run --format jsonl --verbosity <v> [--model <m>] -`: the prompt on stdin, like the real runtimes. */

@@ -109,6 +109,8 @@ describe('Mission Control in real Chromium over the loopback web host', () => {
     await see(claude.getByText('passed', { exact: true }).first()).toBeVisible(STEP);
     await see(codex.getByText('VERIFIER_FAILED', { exact: true }).first()).toBeVisible(STEP);
     await see(claude.getByText('verified', { exact: true })).toBeVisible(STEP);
+    // Contained by default (bubblewrap here): the branch panel shows the backend its verified receipt records.
+    await see(claude.getByTestId('containment')).toContainText('bubblewrap (bubblewrap', STEP);
     // The proof summary follows the last event too: both receipts verified, not a snapshot from mid-run.
     await see(page.getByRole('region', { name: 'Proof' })).toContainText('Verified receipts 2 of 2 branches', STEP);
     await shoot(page, 'fork-live');
@@ -127,6 +129,7 @@ describe('Mission Control in real Chromium over the loopback web host', () => {
     await see(notDeciding).toContainText('not deciding');
     await see(notDeciding.getByRole('rowheader', { name: 'Duration (not deciding)' })).toBeVisible();
     await see(notDeciding.getByRole('rowheader', { name: 'Cost (not deciding)' })).toBeVisible();
+    await see(page.getByRole('table', { name: /Evidence/ }).getByRole('row', { name: /^Containment/ })).toContainText('bubblewrap (bubblewrap');
     await shoot(page, 'compare');
 
     // 4. Select, with a reason and an actor.

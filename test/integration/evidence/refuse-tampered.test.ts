@@ -67,10 +67,11 @@ describe('tampered evidence is refused everywhere', () => {
   it('land refuses a branch that moved after its result was verified', async () => {
     const { h, forkId } = await readyFork();
     await h.cli(['fork', 'select', forkId, 'branch-claude', '--reason', 'passed', '--json']);
-    const worktree = h.worktree(forkId, 'branch-claude');
-    writeFileSync(`${worktree}/backdoor.js`, 'export const x = 1;\n');
-    h.gitIn(worktree, 'add', 'backdoor.js');
-    h.gitIn(worktree, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'late commit');
+    // The delivered branch in the operator's repository is what lands: move it past the verified result.
+    const delivered = `citadel/${forkId}/branch-claude`;
+    const tree = h.gitIn(h.repo, 'rev-parse', `${delivered}^{tree}`).trim();
+    const late = h.gitIn(h.repo, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit-tree', tree, '-p', delivered, '-m', 'late commit').trim();
+    h.gitIn(h.repo, 'update-ref', `refs/heads/${delivered}`, late);
     const plan = JSON.parse((await h.cli(['fork', 'land', forkId, '--json'])).stdout) as { checks: { name: string; ok: boolean; reason: string | null }[]; token: string | null };
     expect(plan.token).toBeNull();
     expect(plan.checks.find((c) => c.name === 'receipt_verified')).toMatchObject({ ok: false, reason: expect.stringContaining('not the verified result') });

@@ -56,8 +56,9 @@ const inDoubt = (b: BranchId, spawned: boolean): Convergence => ({ kind: 'launch
 
 /**
  * Every crash boundary `fork start` reaches. The order of a 2-branch start is: fork.create (in
- * staging), worktree.create claude then codex, the containment snapshot, runtime.launch claude
- * then codex (each followed by a fork.json rewrite), then receipt.collect per branch as each ends.
+ * staging), repository.base (the fork's base object store), worktree.create claude then codex (each
+ * branch's own repository), the containment snapshots, runtime.launch claude then codex (each
+ * followed by a fork.json rewrite), then receipt.collect and result.deliver per branch as each ends.
  */
 const BOUNDARIES: readonly Boundary[] = [
   { name: 'fork.create:after-intent', expect: NO_FORK },
@@ -65,6 +66,9 @@ const BOUNDARIES: readonly Boundary[] = [
   { name: 'fork.create:before-publish', expect: NO_FORK },
   { name: 'atomic-write:temp-created', hit: 1, temp: new RegExp(`^\\.creating-${F}/objective\\.txt\\.\\d+$`), expect: NO_FORK },
 
+  { name: 'repository.base:after-intent', expect: READY },
+  // The base store is in place but no result was recorded: the retry must accept it.
+  { name: 'repository.base:before-result', expect: READY },
   { name: 'worktree.create:after-intent', hit: 1, expect: READY },
   { name: 'worktree.create:after-intent', hit: 2, expect: READY },
   // The worktree exists but no result was recorded: the retry must accept it, not conflict.
@@ -94,9 +98,14 @@ const BOUNDARIES: readonly Boundary[] = [
   { name: 'receipt.collect:before-result', hit: 2, expect: READY },
   // Citadel's result commit is made, its checkpoint is not: the retry finds nothing to commit.
   { name: 'atomic-write:temp-created', hit: 16, temp: new RegExp(`^${F}/branches/branch-[a-z]+/attempt-1/result-commit\\.json\\.\\d+$`), expect: READY },
-  // The first collection is journaled done, the expected snapshot not yet updated with its commit.
-  { name: 'atomic-write:temp-created', hit: 20, temp: new RegExp(`^${F}/containment-before\\.json\\.\\d+$`), expect: READY },
-  { name: 'atomic-write:temp-created', hit: 21, temp: new RegExp(`^${F}/fork\\.json\\.\\d+$`), expect: READY },
+  // The first collection is journaled done and delivered, fork.json not yet rewritten.
+  { name: 'atomic-write:temp-created', hit: 20, temp: new RegExp(`^${F}/fork\\.json\\.\\d+$`), expect: READY },
+  // Collected, the delivery intent written: the retry fetches and creates the branch (or finds it made).
+  { name: 'result.deliver:after-intent', hit: 1, expect: READY },
+  { name: 'result.deliver:after-intent', hit: 2, expect: READY },
+  // The branch was created in the operator's repository, the result not journaled: the retry finds it there.
+  { name: 'result.deliver:before-result', hit: 1, expect: READY },
+  { name: 'result.deliver:before-result', hit: 2, expect: READY },
 ];
 
 /** The outcome of an uninterrupted run: claude fixes the bug, codex makes a wrong fix. */
@@ -124,7 +133,7 @@ describe.concurrent('fork start crash recovery', () => {
     expectNormal(h, doc);
     // The journaled effects of a complete start are the effects whose boundaries it reaches.
     const reached = new Set(journalOf(h, doc.fork_id).map((r) => r.effect));
-    expect([...reached].sort()).toEqual(['fork.create', 'receipt.collect', 'runtime.launch', 'worktree.create']);
+    expect([...reached].sort()).toEqual(['fork.create', 'receipt.collect', 'repository.base', 'result.deliver', 'runtime.launch', 'worktree.create']);
 
     const covered = new Set(BOUNDARIES.map((b) => b.name));
     const required = [...literal, ...[...reached].flatMap((effect) => effectSuffixes.map((suffix) => `${effect}:${suffix}`))];
@@ -208,7 +217,9 @@ async function countingHarness(slow?: BranchId): Promise<CountingHarness> {
   return h;
 }
 
-const startArgs = (h: ForkHarness): string[] => ['fork', 'start', 'Fix the sum function', '--repo', h.repo, '--runtimes', 'claude,codex', '--workflow', h.workflowFile, '--json'];
+// runtime-only: the counting wrapper logs each launch to a file outside the worktree, which OS
+// containment (test/integration/containment) would deny; crash recovery is the same either way.
+const startArgs = (h: ForkHarness): string[] => ['fork', 'start', 'Fix the sum function', '--repo', h.repo, '--runtimes', 'claude,codex', '--workflow', h.workflowFile, '--containment', 'runtime-only', '--json'];
 
 /** `fork start` with the crash armed; resolves with how the process ended (runCli keeps no signal). */
 function startUntilKilled(h: ForkHarness, boundary: Boundary): Promise<{ signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
@@ -264,8 +275,10 @@ function expectCollectedOnce(h: ForkHarness, forkId: string, id: BranchId): void
   expect(commitsAboveBase(h, forkId, id)).toBe(1);
 }
 
+/** Commits above the base in the branch's own repository (a blocked branch is never delivered to the operator's). */
 function commitsAboveBase(h: ForkHarness, forkId: string, id: BranchId): number {
-  return Number(h.gitIn(h.repo, 'rev-list', '--count', `main..citadel/${forkId}/${id}`));
+  const gitDir = path.join(h.root, 'repositories', forkId, `${id}.git`);
+  return Number(h.gitIn(h.repo, '--git-dir', gitDir, 'rev-list', '--count', `${h.gitIn(h.repo, 'rev-parse', 'main')}..HEAD`));
 }
 
 /**

@@ -109,7 +109,8 @@ describe('fork start: typed failures', () => {
     // Only codex is installed; PATH holds no claude anywhere.
     const onlyCodex = path.join(h.base, 'only-codex');
     mkdirSync(onlyCodex);
-    for (const file of ['codex', 'citadel-simulation.json']) copyFileSync(path.join(h.bin, file), path.join(onlyCodex, file));
+    // The install is self-contained (issue 11: a contained runtime sees only its own directory): the wrapper imports the bundle beside it.
+    for (const file of ['codex', 'citadel-simulation.json', 'simulated-runtime.mjs']) copyFileSync(path.join(h.bin, file), path.join(onlyCodex, file));
     chmodSync(path.join(onlyCodex, 'codex'), 0o755);
     const { run, doc } = await h.startJson(['--runtimes', 'claude,codex'], { PATH: [onlyCodex, path.dirname(process.execPath), '/usr/bin', '/bin'].join(':') });
     expect(run.code, run.stderr).toBe(0);
@@ -119,8 +120,27 @@ describe('fork start: typed failures', () => {
   });
 
   for (const outcome of ['git_commit', 'git_checkout', 'git_worktree_add'] as const) {
-    it(`a runtime that runs ${outcome.replace('_', ' ').replace('_', ' ')} fails closed with WORKTREE_CONTAINMENT_VIOLATION and no verifier`, async () => {
+    // Contained (issue 11), the git metadata is read-only inside the sandbox: the command itself fails,
+    // so the runtime exits nonzero, nothing in the branch's repository changed, and there is no violation.
+    it(`contained: a runtime that runs ${outcome.replace('_', ' ').replace('_', ' ')} cannot write the git metadata; it fails, nothing changed, no verifier`, async () => {
       const { h, doc } = await failing({ claude: { outcome, edits: [{ path: 'src/sum.js', content: FIXED_SUM }] }, codex: { edits: [{ path: 'src/sum.js', content: FIXED_SUM }] } });
+      expect(branch(doc, 'branch-claude')).toMatchObject({ state: 'failed', failure_code: 'RUNTIME_EXITED_NONZERO' });
+      expect(branch(doc, 'branch-codex')).toMatchObject({ state: 'passed' });
+      const receipt = h.readJson<{ receipt: { verifier: { status: string }; containment: { mode: string } } }>(h.attemptFile(doc.fork_id, 'branch-claude', 'execution-receipt.json'));
+      expect(receipt.receipt.verifier.status).toBe('not_run');
+      expect(receipt.receipt.containment.mode).toBe('contained');
+      expect(h.readJson<{ violations: unknown[] }>(h.attemptFile(doc.fork_id, 'branch-claude', 'containment.json')).violations).toEqual([]);
+      const worktree = h.worktree(doc.fork_id, 'branch-claude');
+      expect(h.gitIn(worktree, 'for-each-ref', '--format=%(refname)')).not.toMatch(/simulated-/);
+      expect(h.gitIn(worktree, 'log', '--all', '--format=%s')).not.toMatch(/simulated agent commit/);
+      expect(readdirSync(path.dirname(worktree)).filter((name) => name.includes('simulated-worktree'))).toEqual([]);
+    });
+
+    it(`runtime-only: a runtime that runs ${outcome.replace('_', ' ').replace('_', ' ')} fails closed with WORKTREE_CONTAINMENT_VIOLATION and no verifier`, async () => {
+      const { h, doc } = await failing(
+        { claude: { outcome, edits: [{ path: 'src/sum.js', content: FIXED_SUM }] }, codex: { edits: [{ path: 'src/sum.js', content: FIXED_SUM }] } },
+        ['--containment', 'runtime-only'],
+      );
       expect(branch(doc, 'branch-claude')).toMatchObject({ state: 'failed', failure_code: 'WORKTREE_CONTAINMENT_VIOLATION' });
       const receipt = h.readJson<{ receipt: { verifier: { status: string }; result_commit: string | null } }>(h.attemptFile(doc.fork_id, 'branch-claude', 'execution-receipt.json'));
       expect(receipt.receipt.verifier.status).toBe('not_run');

@@ -23,10 +23,10 @@ const PROCESS_LOST = { state: 'blocked', failure_code: 'RUNTIME_OUTCOME_UNKNOWN'
  * A detached fork whose claude runtime hangs until killed (codex fixes the sum and exits on its own,
  * so a resume has nothing else to wait for); returns it with claude's running record.
  */
-async function hangingFork(): Promise<{ h: ForkHarness; doc: ForkStatusDoc; claude: RunningStatus }> {
+async function hangingFork(extraArgs: readonly string[] = []): Promise<{ h: ForkHarness; doc: ForkStatusDoc; claude: RunningStatus }> {
   const h = new ForkHarness(tempDir('citadel-stop-'));
   await h.simulate({ claude: { outcome: 'hang' }, codex: { edits: [{ path: 'src/sum.js', content: FIXED_SUM }] } });
-  const { run, doc } = await h.startJson(['--runtimes', 'claude,codex', '--detach']);
+  const { run, doc } = await h.startJson(['--runtimes', 'claude,codex', '--detach', ...extraArgs]);
   expect(run.code, run.stderr).toBe(0);
   const status = await readStatus(h.attemptFile(doc.fork_id, 'branch-claude', 'run.json'));
   if (status.phase !== 'running') throw new Error(`claude is not running: ${JSON.stringify(status)}`);
@@ -72,8 +72,25 @@ describe('fork stop journals its intent and result', () => {
     expect(await readStatus(h.attemptFile(doc.fork_id, 'branch-claude', 'run.json'))).toMatchObject({ phase: 'exited', stopped: true });
   });
 
-  it('with the supervisor killed: the runtime group is ended directly, and the outcome is still STOPPED_BY_OPERATOR', async () => {
+  // Contained (issue 11), the sandbox dies with its supervisor (bwrap --die-with-parent): nothing of
+  // the run outlives it, so a later STOP finds it already gone and, as for any run that ended on its
+  // own, proves nothing about how it ended.
+  it('contained, with the supervisor killed: the sandboxed runtime ends with it; STOP finds it gone and records the outcome as unknown', async () => {
     const { h, doc, claude } = await hangingFork();
+    process.kill(claude.supervisor_pid, 'SIGKILL');
+    const until = Date.now() + 5000;
+    while (isProcessGroupAlive(claude.runtime_pgid) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(gone(claude), 'the runtime outlived its supervisor').toBe(true);
+    const stop = await stopClaude(h, doc.fork_id);
+    expect(stop.code, stop.stderr).toBe(0);
+    const out = JSON.parse(stop.stdout) as { stopped: unknown[]; status: ForkStatusDoc };
+    expect(out.stopped).toEqual([{ branch_id: 'branch-claude', process_gone: true, via: 'already_gone' }]);
+    expect(branch(out.status, 'branch-claude')).toMatchObject(PROCESS_LOST);
+  });
+
+  // Runtime-only, the runtime outlives a killed supervisor, and STOP ends its group directly.
+  it('runtime-only, with the supervisor killed: the runtime group is ended directly, and the outcome is still STOPPED_BY_OPERATOR', async () => {
+    const { h, doc, claude } = await hangingFork(['--containment', 'runtime-only']);
     process.kill(claude.supervisor_pid, 'SIGKILL');
     const stop = await stopClaude(h, doc.fork_id);
     expect(stop.code, stop.stderr).toBe(0);

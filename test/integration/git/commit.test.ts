@@ -1,32 +1,31 @@
-import { existsSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, realpathSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commitWorktreeResult } from '../../../main/git/commit';
+import type { BranchRepository } from '../../../main/git/branch-repository';
+import { commitBranchResult } from '../../../main/git/commit';
 import { useTempDirs } from '../../support/temp-dir';
-import { commitFiles, git, gitStatus, installFailingHook, makeRepo, writeFiles } from './git-fixture';
+import { commitFiles, git, gitStatus, installFailingHook, makeBranchRepository, makeRepo, writeFiles } from './git-fixture';
 
 const tempDir = useTempDirs();
 
-function worktreeOf(repo: string, root: string): { worktree: string; base: string } {
-  const worktree = path.join(root, 'worktrees', 'branch-a');
-  const base = git(repo, 'rev-parse', 'HEAD');
-  git(repo, 'worktree', 'add', '--quiet', '-b', 'citadel/f/branch-a', worktree, base);
-  return { worktree, base };
+async function worktreeOf(repo: string, root: string): Promise<{ worktree: string; base: string; repository: BranchRepository }> {
+  const { repository, base } = await makeBranchRepository(root, repo, 'branch-a');
+  return { worktree: repository.workTree, base, repository };
 }
 
-describe('commitWorktreeResult', () => {
+describe('commitBranchResult', () => {
   it('stages everything but ignored files and commits it as Citadel', async () => {
     const root = realpathSync(tempDir());
     const repo = makeRepo(root);
     commitFiles(repo, 'docs', { 'docs/old.md': 'old\n' });
-    const { worktree, base } = worktreeOf(repo, root);
-    // The operator's own identity in repository config must not be used.
-    git(repo, 'config', 'user.name', 'Operator');
-    git(repo, 'config', 'user.email', 'operator@example.test');
+    const { worktree, base, repository } = await worktreeOf(repo, root);
+    // An identity in repository config must not be used.
+    git(worktree, 'config', 'user.name', 'Operator');
+    git(worktree, 'config', 'user.email', 'operator@example.test');
     writeFiles(worktree, { 'README.md': 'changed\n', 'src/new.ts': 'export {};\n', 'debug.log': 'ignored\n' });
     rmSync(path.join(worktree, 'docs', 'old.md'));
 
-    const result = await commitWorktreeResult(worktree, 'Citadel: branch-a result');
+    const result = await commitBranchResult(repository, 'Citadel: branch-a result');
 
     expect(result.changed).toBe(true);
     expect(result.commit).toBe(git(worktree, 'rev-parse', 'HEAD'));
@@ -42,10 +41,10 @@ describe('commitWorktreeResult', () => {
   it('runs no repository hook and ignores a signing requirement in repository config', async () => {
     const root = realpathSync(tempDir());
     const repo = makeRepo(root);
-    const { worktree } = worktreeOf(repo, root);
+    const { worktree, repository } = await worktreeOf(repo, root);
     const marker = path.join(root, 'hook-ran');
     for (const hook of ['pre-commit', 'prepare-commit-msg', 'commit-msg', 'post-commit']) {
-      installFailingHook(path.join(repo, '.git', 'hooks'), hook, marker);
+      installFailingHook(path.join(repository.gitDir, 'hooks'), hook, marker);
     }
     // The hook is live: a plain git commit runs it and fails.
     writeFiles(worktree, { 'a.txt': 'a\n' });
@@ -54,10 +53,10 @@ describe('commitWorktreeResult', () => {
     expect(existsSync(marker)).toBe(true);
     git(worktree, 'reset', '--quiet');
     rmSync(marker);
-    git(repo, 'config', 'commit.gpgSign', 'true');
-    git(repo, 'config', 'gpg.program', 'false');
+    git(worktree, 'config', 'commit.gpgSign', 'true');
+    git(worktree, 'config', 'gpg.program', 'false');
 
-    const result = await commitWorktreeResult(worktree, 'result');
+    const result = await commitBranchResult(repository, 'result');
 
     expect(result.changed).toBe(true);
     expect(existsSync(marker)).toBe(false);
@@ -67,25 +66,30 @@ describe('commitWorktreeResult', () => {
   it('makes no empty commit when nothing changed', async () => {
     const root = realpathSync(tempDir());
     const repo = makeRepo(root);
-    const { worktree, base } = worktreeOf(repo, root);
+    const { worktree, base, repository } = await worktreeOf(repo, root);
     writeFiles(worktree, { 'only.log': 'ignored\n' });
 
-    const result = await commitWorktreeResult(worktree, 'result');
+    const result = await commitBranchResult(repository, 'result');
 
     expect(result).toEqual({ commit: base, tree: git(worktree, 'rev-parse', 'HEAD^{tree}'), changed: false });
     expect(git(worktree, 'rev-list', '--count', 'HEAD')).toBe('1');
   });
 
-  it('refuses a directory that is not the top level of a work tree', async () => {
+  it('commits in the git dir Citadel recorded, whatever the work tree\'s .git file now names', async () => {
     const root = realpathSync(tempDir());
     const repo = makeRepo(root);
-    mkdirSync(path.join(repo, 'sub'));
-    writeFiles(repo, { 'sub/x.txt': 'x\n' });
+    const { worktree, base, repository } = await worktreeOf(repo, root);
+    const other = makeRepo(tempDir());
+    writeFiles(worktree, { '.git': `gitdir: ${path.join(other, '.git')}\n`, 'a.txt': 'a\n' });
+    // The control: plain git in the work tree now works in the other repository.
+    expect(git(worktree, 'rev-parse', '--absolute-git-dir')).toBe(path.join(other, '.git'));
 
-    await expect(commitWorktreeResult(path.join(repo, 'sub'), 'result')).rejects.toMatchObject({
-      code: 'REPOSITORY_INVALID',
-      details: { reason: 'not_a_work_tree_root' },
-    });
-    expect(git(repo, 'rev-list', '--count', 'HEAD')).toBe('1');
+    const result = await commitBranchResult(repository, 'result');
+
+    expect(result.changed).toBe(true);
+    expect(git(repository.gitDir, 'rev-parse', 'HEAD')).toBe(result.commit);
+    expect(git(repository.gitDir, 'rev-parse', 'HEAD~1')).toBe(base);
+    expect(git(repository.gitDir, 'ls-tree', '--name-only', 'HEAD').split('\n')).toEqual(['.gitignore', 'README.md', 'a.txt']);
+    expect(git(other, 'rev-list', '--count', 'HEAD')).toBe('1');
   });
 });

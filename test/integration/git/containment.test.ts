@@ -1,209 +1,147 @@
-import { realpathSync, symlinkSync } from 'node:fs';
+import { realpathSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { BranchRepository } from '../../../main/git/branch-repository';
 import { assertContained, checkContainment, ContainmentSnapshotSchema, containmentSnapshot } from '../../../main/git/containment';
-import type { AssignedWorktree, ContainmentSnapshot, ContainmentViolation } from '../../../main/git/containment';
-import { ensureWorktree } from '../../../main/git/worktree';
+import type { ContainmentSnapshot, ContainmentViolation } from '../../../main/git/containment';
 import { useTempDirs } from '../../support/temp-dir';
-import { commitFiles, git, makeRepo, writeFiles } from './git-fixture';
+import { commitFiles, git, makeBranchRepository, makeRepo, writeFiles } from './git-fixture';
 
 const tempDir = useTempDirs();
 
-interface Fork {
+interface Branch {
   repo: string;
   root: string;
   base: string;
-  a: AssignedWorktree;
-  b: AssignedWorktree;
+  a: BranchRepository;
   before: ContainmentSnapshot;
   /** The violations between the snapshot before and one taken now. */
   violationsNow(): Promise<ContainmentViolation[]>;
 }
 
-async function startFork(): Promise<Fork> {
+async function startBranch(): Promise<Branch> {
   const root = realpathSync(tempDir());
   const repo = makeRepo(root);
-  const base = git(repo, 'rev-parse', 'HEAD');
-  git(repo, 'branch', 'feature', base);
-  const a = { branchId: 'branch-a', worktreePath: path.join(root, 'worktrees', 'branch-a'), branchName: 'citadel/f/branch-a' };
-  const b = { branchId: 'branch-b', worktreePath: path.join(root, 'worktrees', 'branch-b'), branchName: 'citadel/f/branch-b' };
-  for (const worktree of [a, b]) await ensureWorktree(repo, worktree.worktreePath, worktree.branchName, base);
-  const before = await containmentSnapshot(repo, [a, b]);
-  return {
-    repo,
-    root,
-    base,
-    a,
-    b,
-    before,
-    violationsNow: async () => checkContainment(before, await containmentSnapshot(repo, [a, b])),
-  };
+  const { repository: a, base } = await makeBranchRepository(root, repo, 'branch-a');
+  const before = await containmentSnapshot('branch-a', a);
+  return { repo, root, base, a, before, violationsNow: async () => checkContainment(before, await containmentSnapshot('branch-a', a)) };
 }
 
-const v = (
-  kind: ContainmentViolation['kind'],
-  subject: string,
-  branchId: string | null,
-  before: string | null,
-  after: string | null,
-): ContainmentViolation => ({ kind, subject, branch_id: branchId, before, after });
+const v = (kind: ContainmentViolation['kind'], subject: string, before: string | null, after: string | null): ContainmentViolation => ({
+  kind,
+  subject,
+  branch_id: 'branch-a',
+  before,
+  after,
+});
 
 describe('containmentSnapshot', () => {
-  it('records the parent, the worktrees, every local branch and each assigned worktree as plain JSON', async () => {
-    const { repo, base, a, before } = await startFork();
-    expect(before.parent).toEqual({ path: repo, head: base, symbolic_ref: 'refs/heads/main' });
-    expect(before.worktrees.map((entry) => entry.path)).toEqual([repo, a.worktreePath, path.join(path.dirname(a.worktreePath), 'branch-b')].sort());
-    expect(before.worktrees.find((entry) => entry.path === repo)?.admin_id).toBeNull();
-    expect(before.worktrees.find((entry) => entry.path === a.worktreePath)?.admin_id).toEqual(expect.any(String));
-    expect(before.branches).toEqual({
-      'refs/heads/citadel/f/branch-a': base,
-      'refs/heads/citadel/f/branch-b': base,
-      'refs/heads/feature': base,
-      'refs/heads/main': base,
-    });
-    expect(before.assigned[0]).toEqual({
+  it('records HEAD, every ref and the git dir metadata of the branch repository as plain JSON', async () => {
+    const { base, a, before } = await startBranch();
+    expect(before).toMatchObject({
       branch_id: 'branch-a',
-      worktree_path: a.worktreePath,
-      branch_name: 'citadel/f/branch-a',
-      head: base,
-      symbolic_ref: 'refs/heads/citadel/f/branch-a',
+      git_dir: a.gitDir,
+      work_tree: a.workTree,
+      work_tree_present: true,
+      head: { commit: base, symbolic_ref: 'refs/heads/citadel/f/branch-a' },
+      refs: { 'refs/heads/citadel/f/branch-a': base },
     });
+    expect(Object.keys(before.files)).toEqual(expect.arrayContaining(['config', 'objects/info/alternates', 'hooks']));
+    expect(Object.keys(before.files).filter((name) => name === 'index' || name.startsWith('refs') || name.startsWith('logs'))).toEqual([]);
     expect(ContainmentSnapshotSchema.parse(JSON.parse(JSON.stringify(before)))).toEqual(before);
   });
 });
 
 describe('checkContainment', () => {
   it('finds nothing when the agent only edits, adds, deletes and stages files', async () => {
-    const fork = await startFork();
-    writeFiles(fork.a.worktreePath, { 'README.md': 'edited\n', 'src/new file.ts': 'export {};\n', 'debug.log': 'x\n' });
-    git(fork.a.worktreePath, 'rm', '--quiet', '.gitignore');
-    git(fork.a.worktreePath, 'add', 'src');
-    writeFiles(fork.b.worktreePath, { 'other.txt': 'b\n' });
-
-    expect(await fork.violationsNow()).toEqual([]);
-    expect(() => assertContained(fork.before, fork.before)).not.toThrow();
+    const branch = await startBranch();
+    writeFiles(branch.a.workTree, { 'README.md': 'edited\n', 'src/new file.ts': 'export {};\n', 'debug.log': 'x\n' });
+    git(branch.a.workTree, 'rm', '--quiet', '.gitignore');
+    git(branch.a.workTree, 'add', 'src');
+    expect(await branch.violationsNow()).toEqual([]);
   });
 
-  it('catches a commit in an assigned worktree', async () => {
-    const fork = await startFork();
-    const commit = commitFiles(fork.a.worktreePath, 'agent commit', { 'x.txt': 'x\n' });
-    expect(await fork.violationsNow()).toEqual([
-      v('worktree_head_moved', fork.a.worktreePath, 'branch-a', fork.base, commit),
-      v('branch_moved', 'refs/heads/citadel/f/branch-a', 'branch-a', fork.base, commit),
+  it('finds a commit, a branch switch and a new branch, all attributed to that branch', async () => {
+    const branch = await startBranch();
+    const commit = commitFiles(branch.a.workTree, 'agent commit', { 'a.txt': 'a\n' });
+    git(branch.a.workTree, 'checkout', '--quiet', '-b', 'escape');
+    expect(await branch.violationsNow()).toEqual([
+      v('worktree_head_moved', branch.a.workTree, branch.base, commit),
+      v('worktree_branch_switched', branch.a.workTree, 'refs/heads/citadel/f/branch-a', 'refs/heads/escape'),
+      v('branch_moved', 'refs/heads/citadel/f/branch-a', branch.base, commit),
+      v('branch_created', 'refs/heads/escape', null, commit),
     ]);
   });
 
-  it('catches checkout -b in an assigned worktree', async () => {
-    const fork = await startFork();
-    git(fork.b.worktreePath, 'checkout', '--quiet', '-b', 'escape');
-    expect(await fork.violationsNow()).toEqual([
-      v('worktree_branch_switched', fork.b.worktreePath, 'branch-b', 'refs/heads/citadel/f/branch-b', 'refs/heads/escape'),
-      v('branch_created', 'refs/heads/escape', null, null, fork.base),
-    ]);
+  it('finds tags, stash, notes and replace refs', async () => {
+    const branch = await startBranch();
+    git(branch.a.workTree, 'tag', 'planted');
+    git(branch.a.workTree, 'notes', 'add', '-m', 'note');
+    writeFiles(branch.a.workTree, { 'README.md': 'stashed\n' });
+    git(branch.a.workTree, 'stash', '--quiet');
+    const tree = git(branch.a.workTree, 'write-tree');
+    const replacement = git(branch.a.workTree, 'commit-tree', '-m', 'replacement', tree);
+    git(branch.a.workTree, 'replace', branch.base, replacement);
+    const kinds = (await branch.violationsNow()).map((entry) => [entry.kind, entry.subject]);
+    expect(kinds).toEqual(
+      expect.arrayContaining([
+        ['ref_created', 'refs/tags/planted'],
+        ['ref_created', 'refs/notes/commits'],
+        ['ref_created', 'refs/stash'],
+        ['ref_created', `refs/replace/${branch.base}`],
+      ]),
+    );
   });
 
-  it('catches a detached checkout of another commit in an assigned worktree', async () => {
-    const fork = await startFork();
-    const later = commitFiles(fork.repo, 'later', { 'later.txt': 'x\n' });
-    git(fork.repo, 'reset', '--quiet', '--hard', fork.base);
-    git(fork.a.worktreePath, 'checkout', '--quiet', '--detach', later);
-    expect(await fork.violationsNow()).toEqual([
-      v('worktree_head_moved', fork.a.worktreePath, 'branch-a', fork.base, later),
-      v('worktree_branch_switched', fork.a.worktreePath, 'branch-a', 'refs/heads/citadel/f/branch-a', null),
-    ]);
+  it('finds a registered worktree, a config change, a hook and an info file', async () => {
+    const branch = await startBranch();
+    git(branch.a.workTree, 'worktree', 'add', '--quiet', '-b', 'side', path.join(branch.root, 'side'));
+    git(branch.a.workTree, 'config', 'core.fsmonitor', 'planted');
+    writeFileSync(path.join(branch.a.gitDir, 'hooks', 'pre-commit'), '#!/bin/sh\n');
+    writeFiles(branch.a.gitDir, { 'info/attributes': '* filter=planted\n' });
+    const found = (await branch.violationsNow()).map((entry) => `${entry.kind} ${entry.subject}`);
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'branch_created refs/heads/side',
+        'git_metadata_added worktrees',
+        'git_metadata_changed config',
+        'git_metadata_added hooks/pre-commit',
+        'git_metadata_added info/attributes',
+      ]),
+    );
   });
 
-  it('catches a worktree added by the agent', async () => {
-    const fork = await startFork();
-    const extra = path.join(fork.root, 'extra');
-    git(fork.a.worktreePath, 'worktree', 'add', '--quiet', '--detach', extra);
-    expect(await fork.violationsNow()).toEqual([v('worktree_added', extra, null, null, extra)]);
+  it('finds a removed work tree', async () => {
+    const branch = await startBranch();
+    rmSync(branch.a.workTree, { recursive: true, force: true });
+    expect(await branch.violationsNow()).toEqual([v('worktree_removed', branch.a.workTree, branch.a.workTree, null)]);
   });
 
-  it('catches an assigned worktree removed by the agent', async () => {
-    const fork = await startFork();
-    git(fork.a.worktreePath, 'worktree', 'remove', '--force', fork.b.worktreePath);
-    expect(await fork.violationsNow()).toEqual([v('worktree_removed', fork.b.worktreePath, 'branch-b', fork.b.worktreePath, null)]);
+  it('ignores everything the operator does in their own repository: commits, branches, worktrees', async () => {
+    const branch = await startBranch();
+    commitFiles(branch.repo, 'operator commit', { 'op.txt': 'op\n' });
+    git(branch.repo, 'branch', 'operator-topic');
+    git(branch.repo, 'worktree', 'add', '--quiet', path.join(branch.root, 'operator-worktree'), 'operator-topic');
+    git(branch.repo, 'checkout', '--quiet', '-b', 'operator-switch');
+    expect(await branch.violationsNow()).toEqual([]);
   });
 
-  it('keeps an assigned worktree named through a symlink at its realpath, also once removed', async () => {
-    const fork = await startFork();
-    const alias = path.join(realpathSync(tempDir()), 'alias');
-    symlinkSync(path.dirname(fork.b.worktreePath), alias);
-    const viaAlias = { ...fork.b, worktreePath: path.join(alias, 'branch-b') };
-    const before = await containmentSnapshot(fork.repo, [viaAlias]);
-    git(fork.repo, 'worktree', 'remove', '--force', fork.b.worktreePath);
-    const after = await containmentSnapshot(fork.repo, [viaAlias]);
-
-    expect(before.assigned[0]?.worktree_path).toBe(fork.b.worktreePath);
-    expect(after.assigned[0]).toMatchObject({ worktree_path: fork.b.worktreePath, head: null, symbolic_ref: null });
-    expect(checkContainment(before, after)).toEqual([v('worktree_removed', fork.b.worktreePath, 'branch-b', fork.b.worktreePath, null)]);
-  });
-
-  it('catches an assigned worktree moved by the agent', async () => {
-    const fork = await startFork();
-    const moved = path.join(fork.root, 'moved-b');
-    git(fork.repo, 'worktree', 'move', fork.b.worktreePath, moved);
-    expect(await fork.violationsNow()).toEqual([v('worktree_moved', fork.b.worktreePath, 'branch-b', fork.b.worktreePath, moved)]);
-  });
-
-  it('catches a branch deleted from inside a worktree', async () => {
-    const fork = await startFork();
-    git(fork.a.worktreePath, 'branch', '-D', 'feature');
-    expect(await fork.violationsNow()).toEqual([v('branch_deleted', 'refs/heads/feature', null, fork.base, null)]);
-  });
-
-  it('catches branches moved from inside a worktree, including the one another worktree has checked out', async () => {
-    const fork = await startFork();
-    const later = commitFiles(fork.repo, 'later', { 'later.txt': 'x\n' });
-    git(fork.repo, 'reset', '--quiet', '--hard', fork.base);
-    git(fork.a.worktreePath, 'branch', '--force', 'feature', later);
-    git(fork.a.worktreePath, 'update-ref', 'refs/heads/citadel/f/branch-b', later);
-    expect(await fork.violationsNow()).toEqual([
-      v('worktree_head_moved', fork.b.worktreePath, 'branch-b', fork.base, later),
-      v('branch_moved', 'refs/heads/citadel/f/branch-b', 'branch-b', fork.base, later),
-      v('branch_moved', 'refs/heads/feature', null, fork.base, later),
-    ]);
-  });
-
-  it('catches a checkout in the parent worktree', async () => {
-    const fork = await startFork();
-    git(fork.repo, 'checkout', '--quiet', 'feature');
-    expect(await fork.violationsNow()).toEqual([
-      v('parent_branch_switched', fork.repo, null, 'refs/heads/main', 'refs/heads/feature'),
-    ]);
-  });
-
-  it('catches a commit in the parent worktree', async () => {
-    const fork = await startFork();
-    const commit = commitFiles(fork.repo, 'parent commit', { 'p.txt': 'p\n' });
-    expect(await fork.violationsNow()).toEqual([
-      v('parent_head_moved', fork.repo, null, fork.base, commit),
-      v('branch_moved', 'refs/heads/main', null, fork.base, commit),
-    ]);
-  });
-
-  it('refuses to compare snapshots of different assignments', async () => {
-    const fork = await startFork();
-    const other = await containmentSnapshot(fork.repo, [fork.a]);
-    expect(() => checkContainment(fork.before, other)).toThrow(expect.objectContaining({ code: 'INTERNAL_ERROR' }));
+  it('refuses to compare snapshots of different branch repositories', async () => {
+    const branch = await startBranch();
+    expect(() => checkContainment(branch.before, { ...branch.before, git_dir: '/elsewhere' })).toThrow(expect.objectContaining({ code: 'INTERNAL_ERROR' }));
   });
 });
 
 describe('assertContained', () => {
-  it('fails closed with WORKTREE_CONTAINMENT_VIOLATION listing every violation', async () => {
-    const fork = await startFork();
-    const commit = commitFiles(fork.a.worktreePath, 'agent commit', { 'x.txt': 'x\n' });
-    const after = await containmentSnapshot(fork.repo, [fork.a, fork.b]);
-    expect(() => assertContained(fork.before, after)).toThrow(
+  it('throws WORKTREE_CONTAINMENT_VIOLATION listing every violation', async () => {
+    const branch = await startBranch();
+    expect(() => assertContained(branch.before, branch.before)).not.toThrow();
+    const commit = commitFiles(branch.a.workTree, 'agent commit', { 'a.txt': 'a\n' });
+    const after = await containmentSnapshot('branch-a', branch.a);
+    expect(() => assertContained(branch.before, after)).toThrow(
       expect.objectContaining({
         code: 'WORKTREE_CONTAINMENT_VIOLATION',
-        details: {
-          violations: [
-            v('worktree_head_moved', fork.a.worktreePath, 'branch-a', fork.base, commit),
-            v('branch_moved', 'refs/heads/citadel/f/branch-a', 'branch-a', fork.base, commit),
-          ],
-        },
+        details: { violations: [v('worktree_head_moved', branch.a.workTree, branch.base, commit), v('branch_moved', 'refs/heads/citadel/f/branch-a', branch.base, commit)] },
       }),
     );
   });

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { devNull } from 'node:os';
 import path from 'node:path';
+import { ensureBaseRepository, ensureBranchRepository, type BranchRepository } from '../../../main/git/branch-repository';
 
 // Fixtures are built with the git CLI directly, independent of the code under test, and without
 // the tester's own git config.
@@ -68,4 +69,17 @@ export function sha256Hex(bytes: Uint8Array): string {
 export function installFailingHook(hooksDir: string, name: string, marker: string): void {
   mkdirSync(hooksDir, { recursive: true });
   writeFileSync(path.join(hooksDir, name), `#!/bin/sh\necho ran >> '${marker}'\nexit 1\n`, { mode: 0o755 });
+}
+
+/**
+ * Citadel's own repository of one branch (main/git/branch-repository.ts), made from `repo` at its
+ * HEAD under `root`: the fork's base store, then the branch's git dir and work tree.
+ */
+export async function makeBranchRepository(root: string, repo: string, branchId: string): Promise<{ repository: BranchRepository; base: string; baseDir: string }> {
+  const base = git(repo, 'rev-parse', 'HEAD');
+  const baseDir = path.join(root, 'repositories', 'base.git');
+  await ensureBaseRepository(repo, baseDir, base);
+  const repository = { gitDir: path.join(root, 'repositories', `${branchId}.git`), workTree: path.join(root, 'worktrees', branchId) };
+  await ensureBranchRepository(baseDir, repository, `citadel/f/${branchId}`);
+  return { repository, base, baseDir };
 }

@@ -96,7 +96,8 @@ describe('operator actions over the loopback web host', () => {
         fork_id: forkId,
         branches: [
           { branch_id: 'branch-claude', worktree_removed: true, branch_deleted: true },
-          { branch_id: 'branch-codex', worktree_removed: true, branch_deleted: true },
+          // Lost, then marked failed: never collected, so its result never reached the operator's repository.
+          { branch_id: 'branch-codex', worktree_removed: true, branch_deleted: false },
         ],
       });
       expect(existsSync(h.worktree(forkId, 'branch-claude'))).toBe(false);

@@ -15,6 +15,7 @@ const START = { objective: 'Fix the flaky test', repo: '/repo', executors: { kin
 const VALID: Record<ChannelName, unknown> = {
   listForks: { state: null },
   forkStatus: { fork_id: FORK },
+  forkContainment: { fork_id: FORK },
   previewFork: START,
   startFork: START,
   stopBranch: { fork_id: FORK, branch_id: null },
@@ -40,6 +41,7 @@ const VALID: Record<ChannelName, unknown> = {
 const MALFORMED: Record<ChannelName, unknown[]> = {
   listForks: [{ state: 'exploded' }, {}],
   forkStatus: [{ fork_id: '../../etc' }, { fork_id: FORK, extra: 1 }],
+  forkContainment: [{ fork_id: '../../etc' }, {}],
   previewFork: [{ ...START, objective: '' }, { ...START, executors: { kind: 'shell', list: 'sh' } }],
   startFork: [{ ...START, repo: 42 }, { ...START, budget_seconds: 0 }, { ...START, objective: 'x'.repeat(64 * 1024 + 1) }],
   stopBranch: [{ fork_id: FORK }, { fork_id: FORK, branch_id: 'Branch A' }],

@@ -280,7 +280,25 @@ describe('compare: unknown stays null', () => {
       duration_ms: null,
       cost_usd: null,
       warnings: ['model_unproven'],
+      containment: null,
     });
+  });
+
+  it('carries the verified receipt containment, which never decides; unverified facts stay out', () => {
+    const contained = { mode: 'contained', backend: 'bubblewrap', backend_version: 'bubblewrap 0.8.0', policy_digest: `sha256:${'7'.repeat(64)}` } as const;
+    const withContainment = (e: BranchEvidence, containment: ExecutionReceipt['containment']): BranchEvidence =>
+      e.receipt === null ? e : { ...e, receipt: { ...e.receipt, ...(containment ? { containment } : {}) } };
+    const c = compare([
+      withContainment(passed('branch-a'), contained),
+      withContainment(passed('branch-b'), { mode: 'runtime-only' }),
+      passed('branch-c'),
+      { ...unverified('branch-d', ['receipt_malformed']), receipt: { ...receipt('branch-d'), containment: contained } },
+    ]);
+    expect(branch(c, 'branch-a').containment).toEqual(contained);
+    expect(branch(c, 'branch-b').containment).toEqual({ mode: 'runtime-only' });
+    expect(branch(c, 'branch-c').containment).toBeNull();
+    expect(branch(c, 'branch-d').containment).toBeNull();
+    expect(c.outcome).toBe('tie');
   });
 
   it('a known zero stays zero and is not reported as unknown', () => {

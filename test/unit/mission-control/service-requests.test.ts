@@ -18,6 +18,7 @@ const CODEX = { profile_id: 'codex-a', runtime: 'codex', model: null, local_prov
 const VALID: Record<ChannelName, Record<string, unknown>> = {
   listForks: { state: null },
   forkStatus: { fork_id: FORK_ID },
+  forkContainment: { fork_id: FORK_ID },
   previewFork: START,
   startFork: START,
   stopBranch: { fork_id: FORK_ID, branch_id: null },
@@ -45,11 +46,14 @@ const SPECIFIC: Partial<Record<ChannelName, Record<string, unknown>[]>> = {
   previewFork: [
     { ...START, executors: { kind: 'executors', profiles: [{ ...CLAUDE, adapter_options: { permission_mode: 'bypassPermissions' } }, CODEX] } },
     { ...START, executors: { kind: 'shell', command: 'rm -rf /' } },
+    { ...START, containment: 'none' },
   ],
   startFork: [
     { ...START, objective: '' },
     { ...START, budget_seconds: 0 },
     { ...START, budget_seconds: 1.5 },
+    { ...START, containment: 'off' },
+    { ...START, containment: true },
     { objective: 'x', repo: '/r', executors: START.executors, budget_seconds: null },
     { ...START, executors: { kind: 'executors', profiles: [{ ...CODEX, adapter_options: { sandbox: 'danger-full-access' } }, CLAUDE] } },
   ],

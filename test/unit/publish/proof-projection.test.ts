@@ -44,8 +44,41 @@ describe('proofProjection (what Mission Control shows of a proof report)', () =>
       model_proof: { passed: 1, failed: 1, unknown: 1 },
       outcome: 'recommend',
       recommended_branch_id: 'branch-claude',
+      containment: { contained: 0, runtime_only: 0 },
     });
     expect(JSON.stringify(projection)).not.toContain('citadel_replay');
+  });
+
+  it('counts verified branches that ran contained and those that ran runtime-only (chosen or predating containment)', () => {
+    const branch = (id: string, verified: boolean, containment?: ProofReport['replay']['branches'][number]['containment']) => ({
+      branch_id: id,
+      profile_id: id,
+      runtime: 'claude',
+      provider: null,
+      requested_model: 'claude-sonnet-4-5',
+      observed_model: null,
+      model_proof: 'unknown' as const,
+      executor_profile_digest: null,
+      state: 'passed',
+      failure_code: null,
+      attempt: 1,
+      history: [],
+      receipt_verified: verified,
+      verification_reasons: [],
+      execution_receipt_digest: null,
+      fork_receipt_digest: null,
+      verifier: { status: 'passed', steps: [] },
+      ...(containment ? { containment } : {}),
+    });
+    const contained = { mode: 'contained', backend: 'bubblewrap', backend_version: 'bubblewrap 0.8.0', policy_digest: `sha256:${'2'.repeat(64)}` } as const;
+    const withBranches: ProofReport = {
+      ...report,
+      replay: {
+        ...report.replay,
+        branches: [branch('branch-a', true, contained), branch('branch-b', true, { mode: 'runtime-only' }), branch('branch-c', true), branch('branch-d', false)],
+      },
+    };
+    expect(proofProjection(withBranches).containment).toEqual({ contained: 1, runtime_only: 2 });
   });
 
   it('changes its digest when any reported fact changes', () => {

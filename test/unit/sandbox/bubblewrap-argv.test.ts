@@ -114,3 +114,14 @@ describe('bubblewrap launch spec', () => {
     expect(() => launcher.launchSpec(POLICY, COMMAND, 'launch')).toThrow(TypeError);
   });
 });
+
+describe('bubblewrap read-only file binds', () => {
+  it('binds each file read-only at its target, after the root that holds it', () => {
+    const launch = launcher.launchSpec({ ...POLICY, read_only_files: [{ source: '/root/.codex/auth.json', target: '/fork/home/codex/auth.json' }] }, COMMAND, '/fork/launch/b1');
+    const home = launch.args.findIndex((arg, i) => arg === '--bind' && launch.args[i + 1] === '/fork/home');
+    const file = launch.args.findIndex((arg, i) => arg === '--ro-bind' && launch.args[i + 1] === '/root/.codex/auth.json');
+    expect(home).toBeGreaterThan(-1);
+    expect(launch.args.slice(file, file + 3)).toEqual(['--ro-bind', '/root/.codex/auth.json', '/fork/home/codex/auth.json']);
+    expect(file).toBeGreaterThan(home);
+  });
+});

@@ -153,3 +153,25 @@ describe('containment digest', () => {
 
 // Computed independently: SHA-256 of the sorted-key JSON of TEMPLATE with every list sorted.
 const PINNED_DIGEST = 'sha256:5dfec46a45998e164af16ba607d26bb1eff96f873368aea5ccdb796792a3472b';
+
+describe('roots of several paths and read-only file binds (issue 11: toolchain, git metadata, seeded runtime home)', () => {
+  it('resolves a name bound to several paths to each of them, and carries the file binds', () => {
+    const policy = resolveContainment(TEMPLATE, {
+      roots: { toolchain: ['/opt/node', '/opt/claude'], 'git-metadata': ['/f/b.git', '/f/base.git/objects'], worktree: '/f/wt', 'runtime-home': '/f/home' },
+      env: {},
+      egressSocket: '/f/egress.sock',
+      readOnlyFiles: [{ source: '/root/.claude/.credentials.json', target: '/f/home/claude/.credentials.json' }],
+    });
+    expect(policy.read_only).toEqual(['/opt/node', '/opt/claude', '/f/b.git', '/f/base.git/objects']);
+    expect(policy.read_only_files).toEqual([{ source: '/root/.claude/.credentials.json', target: '/f/home/claude/.credentials.json' }]);
+  });
+
+  it('refuses a cwd root of several paths, and a file target outside every root or on a root itself', () => {
+    expect(() =>
+      resolveContainment(TEMPLATE, { roots: { toolchain: '/t', 'git-metadata': '/g', worktree: ['/a', '/b'], 'runtime-home': '/h' }, env: {}, egressSocket: '/s' }),
+    ).toThrow(/must be one path/);
+    expect(refusals({ ...POLICY, read_only_files: [{ source: '/root/cred', target: '/elsewhere/cred' }] })).toEqual(['$.read_only_files[0].target target_outside_roots']);
+    expect(refusals({ ...POLICY, read_only_files: [{ source: '/root/cred', target: '/fork/home' }] })).toEqual(['$.read_only_files[0].target target_outside_roots']);
+    expect(refusals({ ...POLICY, read_only_files: [{ source: '/root/cred', target: '/fork/home/cred' }] })).toEqual([]);
+  });
+});

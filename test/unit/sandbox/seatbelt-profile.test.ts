@@ -123,3 +123,10 @@ describe('seatbelt launch spec', () => {
     expect(() => launcher.launchSpec({ ...POLICY, backend: 'bubblewrap' }, { command: '/bin/true', args: [] }, '/unused')).toThrow(TypeError);
   });
 });
+
+describe('seatbelt and file binds', () => {
+  it('refuses a file seen at another path, which Seatbelt cannot mount (fail closed)', () => {
+    const policy = { ...POLICY, read_only_files: [{ source: '/Users/op/.codex/auth.json', target: `${POLICY.read_write[1]}/codex/auth.json` }] };
+    expect(() => seatbeltProfile(policy)).toThrow(expect.objectContaining({ code: 'LAUNCH_SPEC_INVALID' }) as Error);
+  });
+});

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { CitadelError } from '../../../../shared/errors';
+import { ContainmentChoiceSchema, type ContainmentChoice } from '../../../../shared/fork/containment-facts';
 import { openOrchestratorContext } from '../../../host/open-context';
 import { startFork } from '../../../orchestrator';
 import { addExecutorSelectionOptions, executorSelectionFrom } from '../../executor-selection';
@@ -14,6 +15,7 @@ interface StartOptions extends JsonOption {
   budgetSeconds?: number;
   maxAttempts?: number;
   detach?: boolean;
+  containment: ContainmentChoice;
 }
 
 /** `citadel fork start OBJECTIVE`: freeze the contract, then run every executor (or only launch them, with --detach). */
@@ -28,6 +30,12 @@ export function startCommand(fork: Command, io: Io): void {
     .option('--workflow <file>', 'workflow file (steps, verifier, protected paths)')
     .option('--budget-seconds <n>', 'time budget per branch in seconds (default 1800)', parseWholeNumber)
     .option('--max-attempts <n>', 'attempts per branch, the first included; `fork resolve --retry` past it is refused (default 1)', parseWholeNumber)
+    .option(
+      '--containment <mode>',
+      "auto: every executor runs inside this platform's OS sandbox, or the start is refused (SANDBOX_UNAVAILABLE); runtime-only: WEAKER, only each vendor CLI's own permission mode, recorded in the contract",
+      parseContainment,
+      'auto',
+    )
     .option('--detach', 'return once every branch is launched')
     .option('--json', 'print exactly one JSON document')
     .action(async (objective: string, options: StartOptions) => {
@@ -43,11 +51,13 @@ export function startCommand(fork: Command, io: Io): void {
           workflowFile: options.workflow,
           budgetSeconds: options.budgetSeconds,
           maxAttempts: options.maxAttempts,
+          containment: options.containment,
         },
         {
           collect: options.detach ? 'detach' : 'wait',
           onCreated: (created) => {
             if (json) return;
+            if (options.containment === 'runtime-only') io.stderr('warning: --containment runtime-only: no OS sandbox; each executor is held only by its vendor CLI\'s own permission mode.\n');
             if (created.repoDirty) io.stderr('note: the target repository has uncommitted changes; they are not part of the fork, which starts from HEAD.\n');
             io.stderr(`fork ${created.record.fork_id} created from ${created.record.base_revision.slice(0, 12)}\n`);
           },
@@ -60,4 +70,10 @@ export function startCommand(fork: Command, io: Io): void {
 function parseWholeNumber(value: string): number {
   if (!/^\d{1,9}$/.test(value)) throw new CitadelError('USAGE_ERROR', `expected a whole number, got "${value}"`);
   return Number(value);
+}
+
+function parseContainment(value: string): ContainmentChoice {
+  const parsed = ContainmentChoiceSchema.safeParse(value);
+  if (!parsed.success) throw new CitadelError('USAGE_ERROR', `--containment is auto or runtime-only, got "${value}"`);
+  return parsed.data;
 }

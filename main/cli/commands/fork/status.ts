@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import { openOrchestratorContext } from '../../../host/open-context';
-import { forkStatus, listForks } from '../../../orchestrator';
+import { forkStatusOf } from '../../../../shared/fork/fork-status';
+import { forkContainment, forkStatus, listForks } from '../../../orchestrator';
 import { printJson, type Io } from '../../output';
-import { renderForkList } from '../render-fork';
-import { printRecord, type JsonOption } from './fork-output';
+import { renderForkList, renderForkStatus } from '../render-fork';
+import type { JsonOption } from './fork-output';
 
 /** `citadel fork status [FORK_ID]`: one fork, or every fork. */
 export function statusCommand(fork: Command, io: Io): void {
@@ -20,6 +21,9 @@ export function statusCommand(fork: Command, io: Io): void {
         else io.stdout(renderForkList(forks));
         return;
       }
-      printRecord(io, await forkStatus(ctx, forkId), options.json === true);
+      const status = forkStatusOf(await forkStatus(ctx, forkId));
+      const containment = await forkContainment(ctx, forkId);
+      if (options.json) printJson(io, { ...status, containment });
+      else io.stdout(renderForkStatus(status, containment));
     });
 }

@@ -47,6 +47,8 @@ export function gitEnvironment(extra: Readonly<Record<string, string>> = {}): Re
     GIT_CONFIG_NOSYSTEM: '1',
     GIT_CONFIG_GLOBAL: devNull,
     GIT_ATTR_NOSYSTEM: '1',
+    // A replace ref (planted by any earlier uncontained writer) would keep a commit id and swap its content.
+    GIT_NO_REPLACE_OBJECTS: '1',
     // Read-only verbs (status) must not take index.lock while an agent works in the same tree.
     GIT_OPTIONAL_LOCKS: '0',
     ...extra,
@@ -133,9 +135,6 @@ export interface RepositoryLocation {
  */
 const BRANCH_CONFIG = ['submodule.recurse=false', 'diff.ignoreSubmodules=all', 'status.submoduleSummary=false', 'gc.auto=0', 'maintenance.auto=false', `core.attributesFile=${devNull}`];
 
-/** Replace objects would let a `refs/replace/*` ref change what a commit or tree id means. */
-const BRANCH_ENV = { GIT_NO_REPLACE_OBJECTS: '1' };
-
 /** One finished git process. `stdout` is kept as bytes: diffs of binary files are not text. */
 export interface GitRun {
   readonly stdout: Buffer;
@@ -163,7 +162,7 @@ export async function runGit(where: string | RepositoryLocation, args: readonly 
   // is gone (the recheck must still read the git dir then) leaves the git dir.
   const dir = typeof where === 'string' ? where : where.workTree !== null && existsSync(where.workTree) ? where.workTree : where.gitDir;
   const prefix = typeof where === 'string' ? [] : locationArgs(where);
-  const env = typeof where === 'string' ? options.env : { ...BRANCH_ENV, ...options.env };
+  const env = options.env;
   // simple-git's error hook is the one place it hands over the exit code and undecoded output; a
   // fresh instance per call keeps what it sees from being mixed with another command's.
   const seen: { result?: TaskResult; rejection?: Error } = {};

@@ -143,10 +143,14 @@ export async function gitRoots(ctx: OrchestratorContext, forkId: string, branchI
   return realpaths(branchRepository(ctx.root, forkId, branchId).readOnlyGitRoots.filter((root) => existsSync(root)));
 }
 
-/** What no toolchain root may hold: the fork root (fork state, key store, every worktree) and the operator's repository. */
-async function hiddenRoots(ctx: OrchestratorContext, forkId: string): Promise<string[]> {
+/**
+ * What no toolchain root may hold or lie in: the fork root (fork state, key store, every worktree)
+ * and the operator's repository; and what none may hold: the operator's home.
+ */
+async function hiddenRoots(ctx: OrchestratorContext, forkId: string): Promise<{ readonly inside: string[]; readonly around: string[] }> {
   const request = await ctx.store.readJson(forkId, 'request', ForkRequestSchema);
-  return realpaths([ctx.root.dir, request.repo]);
+  const home = ctx.env['HOME'];
+  return { inside: await realpaths([ctx.root.dir, request.repo]), around: home !== undefined && path.isAbsolute(home) ? await realpaths([home]) : [] };
 }
 
 /**
@@ -166,9 +170,9 @@ export async function toolchainRoots(
     if (real === null) continue;
     roots.push(installRoot(real));
     const interpreter = await shebangInterpreter(real, env);
-    if (interpreter !== null) roots.push(prefixOf(interpreter));
+    if (interpreter !== null) roots.push(prefixOf(interpreter, env));
   }
-  roots.push(prefixOf(await realpath(nodeExecPath).catch(() => nodeExecPath)));
+  roots.push(prefixOf(await realpath(nodeExecPath).catch(() => nodeExecPath), env));
   return outermost((await realpaths(roots)).filter((root) => !isWithin(root, '/usr')));
 }
 
@@ -178,10 +182,16 @@ function installRoot(realFile: string): string {
   return at === -1 ? path.dirname(realFile) : realFile.slice(0, at + marker.length - 1);
 }
 
-/** `<prefix>/bin/node` -> `<prefix>`; anything else -> its directory. */
-function prefixOf(binary: string): string {
+/**
+ * `<prefix>/bin/node` -> `<prefix>`; anything else -> its directory. Never a prefix that holds the
+ * operator's home: `~/bin/python3` must not turn the whole home into a toolchain root.
+ */
+function prefixOf(binary: string, env: Env): string {
   const dir = path.dirname(binary);
-  return path.basename(dir) === 'bin' ? path.dirname(dir) : dir;
+  const prefix = path.dirname(dir);
+  const home = env['HOME'];
+  const holdsHome = home !== undefined && path.isAbsolute(home) && isWithin(path.resolve(home), prefix);
+  return path.basename(dir) === 'bin' && !holdsHome ? prefix : dir;
 }
 
 /** The real interpreter a `#!` line names (`#!/usr/bin/env node` is followed on PATH), or null. */
@@ -218,10 +228,12 @@ function outermost(roots: readonly string[]): string[] {
  * executor what containment hides (e.g. a runtime installed in the home that also holds the fork
  * root): refused rather than launched.
  */
-function assertToolchainSafe(toolchain: readonly string[], hidden: readonly string[]): void {
-  const exposing = toolchain.find((root) => hidden.some((secret) => isWithin(secret, root)));
+function assertToolchainSafe(toolchain: readonly string[], hidden: { readonly inside: readonly string[]; readonly around: readonly string[] }): void {
+  const exposing = toolchain.find(
+    (root) => hidden.inside.some((secret) => isWithin(secret, root) || isWithin(root, secret)) || hidden.around.some((secret) => isWithin(secret, root)),
+  );
   if (exposing !== undefined) {
-    throw new CitadelError('SANDBOX_UNAVAILABLE', `the toolchain directory ${exposing} also holds Citadel's fork state or a repository; install the runtime elsewhere`, {
+    throw new CitadelError('SANDBOX_UNAVAILABLE', `the toolchain directory ${exposing} overlaps Citadel's fork state, the repository or the home directory; install the runtime elsewhere`, {
       details: { backend: null, problem: `toolchain root ${exposing} holds private state`, install: null },
     });
   }
@@ -327,5 +339,5 @@ export async function containedVerifier(
   const policy = await verifierLaunchPolicy(ctx, containment.verifier, { ...input, worktree: path.resolve(input.worktree), command: input.verifier.command });
   const launch = launcher.launchSpec(policy, { command: input.verifier.command, args: input.verifier.args }, attemptSandboxDirs(input.attemptDir).verifierLaunch);
   await writeLaunchFiles(launch.files);
-  return { command: launch.command, args: [...launch.args] };
+  return { command: launch.command, args: [...launch.args], env: { ...launch.env } };
 }

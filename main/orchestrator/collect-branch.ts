@@ -78,6 +78,8 @@ export async function collectBranch(ctx: OrchestratorContext, journal: Journal, 
   const result = violations.length === 0 && ran ? await resultCommit(files, input.repository, fork, branch) : null;
   crashPoint('receipt.collect:after-commit');
   const diff = result ? await diffSummary(input.repository, fork.base_revision, result.commit) : null;
+  // Read before the verifier runs: code the agent wrote runs inside it and could change them.
+  const instructionFiles = await collectInstructionFiles(input.worktree);
   const verifier = await verify(ctx, input, files, runtimeFailure === null ? result : null);
   crashPoint('receipt.collect:after-verifier');
 
@@ -100,7 +102,7 @@ export async function collectBranch(ctx: OrchestratorContext, journal: Journal, 
     argv_digest: launch?.argv_digest ?? digestOf(null),
     instruction_digest: launch?.instruction_digest ?? digestOf(null),
     env_names: launch?.env_names ?? [],
-    instruction_files: await collectInstructionFiles(input.worktree),
+    instruction_files: instructionFiles,
     started_at: exited?.started_at ?? (end.kind === 'stopped_unrecorded' ? end.started_at : null),
     ended_at: exited?.ended_at ?? null,
     duration_ms: exited?.duration_ms ?? null,

@@ -140,7 +140,8 @@ interface PreparedLaunch {
 /**
  * The runtime's command as it runs contained: the template resolved to this machine, wrapped by
  * the backend (and the egress bridge when the runtime has a provider), its generated files written
- * into the attempt's launch directory. bwrap sets the whole environment, so the supervisor passes none.
+ * into the attempt's launch directory. The supervisor spawns the backend with exactly the policy's
+ * environment, which it passes on: no value of it is in the argv (readable by every local user).
  */
 async function containedLaunch(
   ctx: OrchestratorContext,
@@ -152,7 +153,7 @@ async function containedLaunch(
   const launchDir = attemptSandboxDirs(input.attemptDir).launch;
   const contained = containedCommand(launcher, policy, input.command, { launchDir, innerBridgeScript: ctx.innerBridgeScript, nodeExecPath: ctx.nodeExecPath });
   await writeLaunchFiles(contained.files);
-  return { command: contained.command, args: contained.args, env: {}, egress_bridge: contained.bridge };
+  return { command: contained.command, args: contained.args, env: contained.env, egress_bridge: contained.bridge };
 }
 
 export async function readLaunchFacts(file: string): Promise<LaunchFacts | null> {

@@ -1,4 +1,4 @@
-import { lstat, mkdtemp, readlink, realpath, rm } from 'node:fs/promises';
+import { lstat, mkdtemp, readlink, realpath, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ContainmentPolicy } from '../../shared/sandbox/containment-policy';
@@ -49,11 +49,9 @@ export function bubblewrapLauncher(host: BubblewrapHost): SandboxLauncher {
         // bind writable (measured); a non-zero uid also keeps nested bwrap working, which
         // --cap-drop ALL alone breaks for root ("setting up uid map: Operation not permitted").
         ...['--uid', String(SANDBOX_UID), '--gid', String(SANDBOX_GID), '--cap-drop', 'ALL'],
-        // bwrap adds only PWD (= the --chdir directory) to this environment.
-        '--clearenv',
-        ...Object.entries(policy.env)
-          .sort(([a], [b]) => (a < b ? -1 : 1))
-          .flatMap(([name, value]) => ['--setenv', name, value]),
+        // No --clearenv/--setenv: the environment's values would sit in bwrap's argv, readable by
+        // every local user. bwrap is spawned with exactly `env` and passes it on, adding only PWD
+        // (= the --chdir directory), measured with bwrap 0.8.0.
         ...['--ro-bind', '/usr', '/usr'],
         ...host.topLevel.flatMap((dir) => (dir.symlink === null ? ['--ro-bind', dir.path, dir.path] : ['--symlink', dir.symlink, dir.path])),
         ...HOST_ETC_ENTRIES.flatMap((entry) => ['--ro-bind-try', entry, entry]),
@@ -69,7 +67,7 @@ export function bubblewrapLauncher(host: BubblewrapHost): SandboxLauncher {
         command.command,
         ...command.args,
       ];
-      return { command: host.executable, args, files: generated.map(({ file }) => file) };
+      return { command: host.executable, args, files: generated.map(({ file }) => file), env: Object.fromEntries(Object.entries(policy.env).sort(([a], [b]) => (a < b ? -1 : 1))) };
     },
   };
 }
@@ -115,6 +113,7 @@ export const bubblewrapBackend: SandboxBackend = {
   async probe(env) {
     const executable = await findOnPath('bwrap', env);
     if (executable === null) throw sandboxUnavailable('bubblewrap', 'bwrap was not found on PATH', INSTALL);
+    await assertSystemExecutable(executable);
     const versionRun = await runProbe(executable, ['--version']);
     const version = versionRun.stdout.trim().split('\n')[0]?.trim() ?? '';
     if (!versionRun.ok || version === '') throw sandboxUnavailable('bubblewrap', `${executable} --version failed: ${versionRun.stderr.trim()}`, INSTALL);
@@ -124,21 +123,45 @@ export const bubblewrapBackend: SandboxBackend = {
   },
 };
 
-/** The exact recipe, once, around `true`: proves namespaces, /proc and /dev can be set up here. */
+/**
+ * The exact recipe, once, around `env`: proves namespaces, /proc and /dev can be set up here, and
+ * that the environment bwrap is spawned with reaches the command whole (a setuid bwrap would have
+ * glibc drop TMPDIR and the LD_ variables on the way).
+ */
 async function trialLaunch(launcher: SandboxLauncher): Promise<void> {
   const dir = await realpath(await mkdtemp(path.join(tmpdir(), 'citadel-bwrap-trial-')));
   try {
+    const env = { PATH: '/usr/bin:/bin', TMPDIR: '/tmp' };
     const launch = launcher.launchSpec(
-      { backend: 'bubblewrap', read_only: [dir], read_write: [], tmpfs: [], env: { PATH: '/usr/bin:/bin' }, egress: { kind: 'none' }, cwd: dir },
-      { command: 'true', args: [] },
+      { backend: 'bubblewrap', read_only: [dir], read_write: [], tmpfs: [], env, egress: { kind: 'none' }, cwd: dir },
+      { command: 'env', args: [] },
       path.join(dir, 'launch'),
     );
     await writeLaunchFiles(launch.files);
-    const trial = await runProbe(launch.command, launch.args);
+    const trial = await runProbe(launch.command, launch.args, launch.env);
     if (!trial.ok) {
       throw sandboxUnavailable('bubblewrap', `a trial bwrap sandbox failed: ${trial.stderr.trim() || 'no output'}`, USERNS_HINT);
     }
+    const seen = trial.stdout.split('\n');
+    const lost = Object.entries(env).filter(([name, value]) => !seen.includes(`${name}=${value}`));
+    if (lost.length > 0) {
+      throw sandboxUnavailable('bubblewrap', `a trial bwrap sandbox lost ${lost.map(([name]) => name).join(', ')} from its environment (setuid bwrap?)`, INSTALL);
+    }
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A `bwrap` first on PATH that anyone but root could have written (a repository's bin folder, a
+ * dependency's node_modules/.bin) would pass the trial and make every receipt say "contained".
+ */
+async function assertSystemExecutable(executable: string): Promise<void> {
+  const real = await realpath(executable);
+  for (const file of [real, path.dirname(real)]) {
+    const stats = await stat(file);
+    if (stats.uid !== 0 || (stats.mode & 0o022) !== 0) {
+      throw sandboxUnavailable('bubblewrap', `${real} is not a system bwrap (${file} must be owned by root and writable by no one else)`, INSTALL);
+    }
   }
 }

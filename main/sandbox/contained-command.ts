@@ -18,6 +18,8 @@ export interface ContainedCommand {
   readonly command: string;
   readonly args: string[];
   readonly files: LaunchFile[];
+  /** The environment to spawn `command` with, exactly: no value of it is in `args`. */
+  readonly env: Record<string, string>;
   readonly bridge: EgressBridgeSpec | null;
 }
 
@@ -32,7 +34,7 @@ export interface ContainedCommand {
 export function containedCommand(launcher: SandboxLauncher, policy: ContainmentPolicy, command: SandboxCommand, options: ContainedCommandOptions): ContainedCommand {
   if (policy.egress.kind === 'none') {
     const launch = launcher.launchSpec(policy, command, options.launchDir);
-    return { command: launch.command, args: [...launch.args], files: [...launch.files], bridge: null };
+    return { command: launch.command, args: [...launch.args], files: [...launch.files], env: { ...launch.env }, bridge: null };
   }
   const { socket, ...target } = policy.egress;
   const inside = egressInside(target);
@@ -49,7 +51,8 @@ export function containedCommand(launcher: SandboxLauncher, policy: ContainmentP
     },
     options.launchDir,
   );
-  return { command: launch.command, args: [...launch.args], files: [...launch.files], bridge: { socket_path: socket, target } };
+  // The inner bridge inherits this environment and its command inherits it from the bridge.
+  return { command: launch.command, args: [...launch.args], files: [...launch.files], env: { ...launch.env }, bridge: { socket_path: socket, target } };
 }
 
 /** The policy's read-only roots plus each directory no root already holds. */

@@ -29,10 +29,10 @@ export async function isExecutableFile(file: string): Promise<boolean> {
   }
 }
 
-/** Runs a probe with an empty environment and a time limit; never throws. */
-export function runProbe(command: string, args: readonly string[]): Promise<ProbeResult> {
+/** Runs a probe with exactly `env` (empty unless given) and a time limit; never throws. */
+export function runProbe(command: string, args: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<ProbeResult> {
   return new Promise((resolve) => {
-    execFile(command, args, { env: {}, timeout: PROBE_TIMEOUT_MS, shell: false, maxBuffer: 64 * 1024 }, (error, stdout, stderr) => {
+    execFile(command, args, { env: { ...env }, timeout: PROBE_TIMEOUT_MS, shell: false, maxBuffer: 64 * 1024 }, (error, stdout, stderr) => {
       resolve({ ok: error === null, stdout: stdout.toString(), stderr: stderr.toString() || (error?.message ?? '') });
     });
   });

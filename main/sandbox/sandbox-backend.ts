@@ -14,11 +14,15 @@ export interface LaunchFile {
 }
 
 /**
- * The contained form of a command: a literal argv, spawned with `shell: false`, an empty
- * environment and `cwd` = the policy's cwd, after `files` are written.
+ * The contained form of a command: a literal argv, spawned with `shell: false`, exactly `env` as
+ * its environment and `cwd` = the policy's cwd, after `files` are written. No environment value is
+ * ever in the argv: an argv is readable by every local user (/proc/<pid>/cmdline), an environment
+ * only by its owner, and the policy's environment holds credentials.
  */
 export interface SandboxLaunch extends SandboxCommand {
   readonly files: readonly LaunchFile[];
+  /** Exactly the policy's environment: the backend passes it on to the command. */
+  readonly env: Record<string, string>;
 }
 
 /** A backend found working on this host, by a probe: nothing can be launched without one. */

@@ -6,7 +6,6 @@ import { assertPolicyBackend, sandboxUnavailable, type SandboxBackend, type Sand
 
 // Fixed paths: a sandbox launcher found through PATH could be anyone's.
 const SANDBOX_EXEC = '/usr/bin/sandbox-exec';
-const ENV = '/usr/bin/env';
 const SW_VERS = '/usr/bin/sw_vers';
 
 /** What any process needs to start on macOS: the system, dyld's cache, time zones, TLS roots. */
@@ -63,13 +62,11 @@ export function seatbeltLauncher(host: { executable: string; version: string }):
     version: host.version,
     launchSpec(policy, command) {
       assertPolicyBackend('seatbelt', policy);
-      // BSD env reads every leading NAME=value word as a variable, so the command cannot hold one.
-      if (command.command.includes('=')) throw new CitadelError('LAUNCH_SPEC_INVALID', `the command path "${command.command}" contains "="`);
-      const env = Object.entries(policy.env)
-        .sort(([a], [b]) => (a < b ? -1 : 1))
-        .map(([name, value]) => `${name}=${value}`);
-      // sandbox-exec cannot change directory: the caller spawns it with cwd = policy.cwd.
-      return { command: host.executable, args: ['-p', seatbeltProfile(policy), ENV, '-i', ...env, command.command, ...command.args], files: [] };
+      // sandbox-exec cannot change directory: the caller spawns it with cwd = policy.cwd. No
+      // `env -i K=V`: the values would sit in the argv, readable by every local user; the caller
+      // spawns sandbox-exec with exactly `env`, which it passes on to the command.
+      const env = Object.fromEntries(Object.entries(policy.env).sort(([a], [b]) => (a < b ? -1 : 1)));
+      return { command: host.executable, args: ['-p', seatbeltProfile(policy), command.command, ...command.args], files: [], env };
     },
   };
 }

@@ -16,11 +16,13 @@ const KILL_GRACE_MS = 2000;
 
 /**
  * The verifier's command as a sandbox backend wraps it (issue 11): spawned instead of the bare
- * command, with an empty environment (the sandbox sets the verifier's own).
+ * command, with exactly `env` (the verifier's policy environment, which the backend passes on; no
+ * value of it is in `args`).
  */
 export interface ContainedVerifierLaunch {
   readonly command: string;
   readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
 }
 
 /**
@@ -40,7 +42,7 @@ export function runVerifierCommand(
     let size = 0;
     let timedOut = false;
     let spawnError: string | null = null;
-    const [command, args, childEnv] = contained === null ? [verifier.command, verifier.args, { ...env }] : [contained.command, contained.args, {}];
+    const [command, args, childEnv] = contained === null ? [verifier.command, verifier.args, { ...env }] : [contained.command, contained.args, { ...contained.env }];
     const child = spawn(command, args, { cwd, env: childEnv, shell: false, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     const collect = (chunk: Buffer): void => {
       if (size >= MAX_OUTPUT_BYTES) return;

@@ -47,4 +47,15 @@ describe('toolchain roots', () => {
     ]);
     expect(await toolchainRoots(null, { PATH: '/usr/bin' }, '/usr/bin/node')).toEqual([]);
   });
+
+  it('never climbs to a prefix that holds the home: `~/bin/python3` gives `~/bin`, not the whole home', async () => {
+    const home = realpathSync(tempDir('citadel-toolchain-home-'));
+    executable(path.join(home, 'bin', 'python3'), '');
+    executable(path.join(home, 'tools', 'codex'), `#!${path.join(home, 'bin', 'python3')}\n`);
+    const found = path.join(home, 'tools', 'codex');
+    const roots = (env: Record<string, string>) => toolchainRoots({ command: found, foundAt: found, argsPrefix: [] }, env, '/usr/bin/node');
+    expect(await roots({ PATH: '/usr/bin', HOME: home })).toEqual([path.join(home, 'bin'), path.join(home, 'tools')]);
+    // The control: without that rule the interpreter's prefix would be the home itself.
+    expect(await roots({ PATH: '/usr/bin' })).toEqual([home]);
+  });
 });

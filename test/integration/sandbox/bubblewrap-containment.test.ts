@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -84,17 +84,34 @@ function layout() {
 }
 type Layout = ReturnType<typeof layout>;
 
-/** The launch as the supervisor will make it, spawned with the host's whole environment so that --clearenv is what hides it. */
+/** The launch as the supervisor will make it: spawned with exactly launch.env (a control may spawn it with another). */
 async function contained(at: Layout, [command, args]: [string, string[]], options: { policy?: ContainmentPolicy; env?: NodeJS.ProcessEnv; edit?: (argv: string[]) => string[] } = {}): Promise<Finished> {
   const policy = options.policy ?? at.policy;
   const launch = launcher.launchSpec(policy, { command, args }, at.launchDir);
   await writeLaunchFiles(launch.files);
-  return run(launch.command, options.edit ? options.edit([...launch.args]) : launch.args, { env: options.env ?? process.env, cwd: policy.cwd });
+  return run(launch.command, options.edit ? options.edit([...launch.args]) : launch.args, { env: options.env ?? launch.env, cwd: policy.cwd });
 }
 
 /** The same probe on the host, uncontained: the control. */
 function onHost(at: Layout, [command, args]: [string, string[]], env: NodeJS.ProcessEnv = process.env): Promise<Finished> {
   return run(command, args, { env, cwd: at.worktree });
+}
+
+/** A process and all its descendants, by their /proc/<pid>/stat parent links. */
+function processTree(root: number): number[] {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const tree = [root];
+  for (let i = 0; i < tree.length; i++) for (const [pid, parent] of parents) if (parent === tree[i]) tree.push(pid);
+  return tree;
 }
 
 /** Drops flag pairs such as `--cap-drop ALL` from an argv (for the controls that show why they are there). */
@@ -130,7 +147,7 @@ describe('bubblewrap containment (real bwrap)', () => {
       "const fs = require('node:fs'); fs.writeFileSync('out.txt', 'from inside'); process.stdout.write(JSON.stringify({ cwd: process.cwd(), env: process.env, tool: fs.readFileSync(process.argv[1], 'utf8') }))",
       path.join(at.toolchain, 'tool.txt'),
     );
-    const inside = await contained(at, probe, { env: { ...process.env, CITADEL_PROBE_SECRET: 'host-only' } });
+    const inside = await contained(at, probe);
     expect(inside.code, inside.stderr).toBe(0);
     // bwrap itself sets PWD to the --chdir directory; nothing else is added.
     expect(JSON.parse(inside.stdout)).toEqual({ cwd: at.worktree, env: { ...at.policy.env, PWD: at.worktree }, tool: 'TOOL' });
@@ -193,14 +210,43 @@ describe('bubblewrap containment (real bwrap)', () => {
     expect(readFileSync(tool, 'utf8')).toBe('TOOLchanged\n');
   });
 
-  it('does not see the host environment, only what the policy sets', async () => {
+  it('does not see the host environment, only what the policy sets: the spawn environment is exactly launch.env', async () => {
     const at = layout();
-    const env = { ...process.env, CITADEL_PROBE_SECRET: 'host-only' };
+    process.env['CITADEL_PROBE_SECRET'] = 'host-only';
+    cleanups.push(() => void delete process.env['CITADEL_PROBE_SECRET']);
     const printEnv = ['/usr/bin/env', []] as [string, string[]];
-    expect((await onHost(at, printEnv, env)).stdout).toContain('CITADEL_PROBE_SECRET=host-only');
-    const inside = await contained(at, printEnv, { env });
+    expect((await onHost(at, printEnv)).stdout).toContain('CITADEL_PROBE_SECRET=host-only');
+    const launch = launcher.launchSpec(at.policy, { command: printEnv[0], args: printEnv[1] }, at.launchDir);
+    // The launch carries the policy's environment and nothing of this process's.
+    expect(launch.env).toEqual(at.policy.env);
+    const inside = await contained(at, printEnv);
     const expected = { ...at.policy.env, PWD: at.worktree };
     expect(inside.stdout.trim().split('\n').sort()).toEqual(Object.entries(expected).map(([name, value]) => `${name}=${value}`).sort());
+    // The control: bwrap passes on whatever it is spawned with, so the spawn environment is the only guard.
+    const leaky = await contained(at, printEnv, { env: { ...launch.env, CITADEL_PROBE_SECRET: 'host-only' } });
+    expect(leaky.stdout).toContain('CITADEL_PROBE_SECRET=host-only');
+  });
+
+  it('keeps every environment value out of the argv of every process of a running sandbox, where any local user could read it', async () => {
+    const at = layout();
+    const secret = 'sk-ant-test-cmdline-0123456789abcdef';
+    const policy: ContainmentPolicy = { ...at.policy, env: { ...at.policy.env, ANTHROPIC_API_KEY: secret } };
+    const launch = launcher.launchSpec(policy, { command: '/bin/sh', args: ['-c', 'echo started; exec /bin/sleep 30'] }, at.launchDir);
+    await writeLaunchFiles(launch.files);
+    const child = spawn(launch.command, launch.args, { env: launch.env, cwd: policy.cwd, stdio: ['ignore', 'pipe', 'ignore'], shell: false });
+    cleanups.push(() => void child.kill('SIGKILL'));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.once('data', () => resolve());
+      child.once('error', reject);
+      child.once('exit', (code) => reject(new Error(`the sandbox ended early (${code})`)));
+    });
+    const tree = processTree(child.pid!);
+    // bwrap, its namespace's init and the sleeping command at least.
+    expect(tree.length).toBeGreaterThanOrEqual(2);
+    for (const pid of tree) expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8'), `pid ${pid}`).not.toContain(secret);
+    // Where the value lives instead: the environment, readable by its owner only.
+    expect(readFileSync(`/proc/${child.pid}/environ`, 'utf8').split('\0')).toContain(`ANTHROPIC_API_KEY=${secret}`);
+    expect(statSync(`/proc/${child.pid}/environ`).mode & 0o077).toBe(0);
   });
 
   it('cannot reach the D-Bus session (the Secret Service) by its socket', async () => {
@@ -298,6 +344,22 @@ describe('bubblewrap readiness', () => {
     expect(await sandboxReadiness('linux', BUILTIN_SANDBOX_BACKENDS, { PATH: emptyBin })).toMatchObject({ backend: 'bubblewrap', ready: false, install: expect.stringContaining('bubblewrap') });
   });
 
+  it('is SANDBOX_UNAVAILABLE for a bwrap first on PATH that someone other than root could have written', async () => {
+    const bin = tempDir('citadel-planted-bwrap-');
+    const planted = path.join(bin, 'bwrap');
+    // A working bwrap, copied: only where it lies makes it untrustworthy.
+    copyFileSync('/usr/bin/bwrap', planted);
+    chmodSync(planted, 0o755);
+    expect((await bubblewrapBackend.probe({ PATH: bin })).executable).toBe(planted);
+    chmodSync(bin, 0o777);
+    const refusal = await bubblewrapBackend.probe({ PATH: bin }).catch((error: unknown) => error);
+    expect(isCitadelError(refusal) && refusal.code).toBe('SANDBOX_UNAVAILABLE');
+    expect(isCitadelError(refusal) && String(refusal.details?.['problem'])).toMatch(/is not a system bwrap/);
+    chmodSync(bin, 0o700);
+    chownSync(planted, 65534, 65534);
+    expect(isCitadelError(await bubblewrapBackend.probe({ PATH: bin }).catch((error: unknown) => error))).toBe(true);
+  });
+
   it('is SANDBOX_UNAVAILABLE when the trial sandbox fails (user namespaces disabled)', async () => {
     const bin = tempDir('citadel-fake-bwrap-');
     const fake = path.join(bin, 'bwrap');
@@ -309,5 +371,16 @@ describe('bubblewrap readiness', () => {
       problem: 'a trial bwrap sandbox failed: bwrap: No permissions to create new namespace',
       install: expect.stringContaining('user namespaces'),
     });
+  });
+
+  it('is SANDBOX_UNAVAILABLE when the trial sandbox loses part of the environment it was spawned with (a setuid bwrap)', async () => {
+    const bin = tempDir('citadel-setuid-like-bwrap-');
+    const fake = path.join(bin, 'bwrap');
+    // What glibc does to a setuid program's environment: TMPDIR (and the LD_ variables) dropped.
+    writeFileSync(fake, '#!/bin/sh\nif [ "$1" = --version ]; then echo "bubblewrap 0.8.0"; exit 0; fi\nunset TMPDIR\nexec /usr/bin/env\n');
+    chmodSync(fake, 0o755);
+    const refusal = await bubblewrapBackend.probe({ PATH: bin }).catch((error: unknown) => error);
+    expect(isCitadelError(refusal) && refusal.code).toBe('SANDBOX_UNAVAILABLE');
+    expect(isCitadelError(refusal) && String(refusal.details?.['problem'])).toMatch(/lost TMPDIR from its environment/);
   });
 });

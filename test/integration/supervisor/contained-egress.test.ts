@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -55,8 +55,28 @@ async function httpServer(answer: string): Promise<number> {
 
 type Check = { http: number } | { connect: string };
 
+function readOr(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** A process and all its descendants, by their /proc/<pid>/stat parent links. */
+function processTree(root: number): number[] {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    const stat = readOr(`/proc/${entry}/stat`);
+    if (stat !== '') parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+  }
+  const tree = [root];
+  for (let i = 0; i < tree.length; i++) for (const [pid, parent] of parents) if (parent === tree[i]) tree.push(pid);
+  return tree;
+}
+
 /** A supervised launch of the probe, contained with `egress`, as the engine builds one. */
-async function containedProbe(egress: (socket: string) => LaunchEgress, checks: readonly Check[] | 'hold'): Promise<{ spec: LaunchSpec; socket: string }> {
+async function containedProbe(egress: (socket: string) => LaunchEgress, checks: readonly Check[] | 'hold', env: Record<string, string> = {}): Promise<{ spec: LaunchSpec; socket: string }> {
   const dir = realpathSync(tempDir('citadel-contained-'));
   const work = path.join(dir, 'work');
   mkdirSync(work);
@@ -66,7 +86,7 @@ async function containedProbe(egress: (socket: string) => LaunchEgress, checks: 
     read_only: [PROBE_DIR],
     read_write: [work],
     tmpfs: [],
-    env: { PATH: '/usr/bin:/bin', HOME: work },
+    env: { PATH: '/usr/bin:/bin', HOME: work, ...env },
     egress: egress(socket),
     cwd: work,
   };
@@ -81,7 +101,8 @@ async function containedProbe(egress: (socket: string) => LaunchEgress, checks: 
       command: contained.command,
       args: contained.args,
       cwd: work,
-      env: {},
+      // As the engine launches it: the backend is spawned with exactly the policy's environment.
+      env: contained.env,
       stdin_file: stdin,
       stdout_file: path.join(dir, 'stdout.log'),
       stderr_file: path.join(dir, 'stderr.log'),
@@ -163,6 +184,28 @@ describe.skipIf(process.platform !== 'linux')('a contained supervised run serves
     process.kill(running.supervisor_pid, 'SIGTERM');
     expect(await waitForExit(spec.status_file, POLL)).toMatchObject({ phase: 'exited', stopped: true });
     expect(await socketAnswers(socket)).toBe(false);
+  });
+
+  it('keeps a credential out of every argv of the running sandbox, bridge included: it is only in environments, readable by their owner', async () => {
+    const secret = 'sk-ant-test-supervised-0123456789abcdef';
+    const provider = await httpServer('provider');
+    const { spec } = await containedProbe((s) => ({ kind: 'loopback', host: '127.0.0.1', port: provider, socket: s }), 'hold', { ANTHROPIC_API_KEY: secret });
+    const running = track(await launchSupervised(spec, bundles().supervisor));
+    expect(running.phase).toBe('running');
+    // The held command runs last, started by the inner bridge: once it is there, the whole tree is.
+    const cmdlines = (): Map<number, string> => new Map(processTree(running.supervisor_pid).map((pid) => [pid, readOr(`/proc/${pid}/cmdline`)]));
+    await waitUntil('the contained command runs', () => [...cmdlines().values()].some((cmdline) => cmdline.includes('setInterval')));
+    const tree = cmdlines();
+    // supervisor, bwrap, the namespace's init, the inner bridge, the command.
+    expect(tree.size).toBeGreaterThanOrEqual(4);
+    for (const [pid, cmdline] of tree) expect(cmdline, `pid ${pid}: ${cmdline}`).not.toContain(secret);
+    const held = [...tree].find(([, cmdline]) => cmdline.includes('setInterval'))![0];
+    for (const pid of [running.runtime_pid, held]) {
+      expect(readOr(`/proc/${pid}/environ`).split('\0')).toContain(`ANTHROPIC_API_KEY=${secret}`);
+      expect(statSync(`/proc/${pid}/environ`).mode & 0o077).toBe(0);
+    }
+    process.kill(running.supervisor_pid, 'SIGTERM');
+    expect(await waitForExit(spec.status_file, POLL)).toMatchObject({ phase: 'exited', stopped: true });
   });
 
   it('spawns nothing when the bridge cannot listen', async () => {

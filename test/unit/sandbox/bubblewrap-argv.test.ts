@@ -28,8 +28,6 @@ describe('bubblewrap launch spec', () => {
     expect(launch.args).toEqual([
       ...['--unshare-all', '--unshare-user', '--die-with-parent', '--new-session'],
       ...['--uid', '1000', '--gid', '1000', '--cap-drop', 'ALL'],
-      '--clearenv',
-      ...['--setenv', 'HOME', '/fork/home', '--setenv', 'LANG', 'C.UTF-8', '--setenv', 'PATH', '/opt/node/bin:/usr/bin:/bin'],
       ...['--ro-bind', '/usr', '/usr'],
       ...['--symlink', 'usr/bin', '/bin', '--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64', '--symlink', 'usr/sbin', '/sbin'],
       ...['--ro-bind-try', '/etc/hosts', '/etc/hosts'],
@@ -80,11 +78,20 @@ describe('bubblewrap launch spec', () => {
     expect(args).not.toContain('--disable-userns');
   });
 
-  it('passes exactly the policy environment, after --clearenv', () => {
-    const args = launcher.launchSpec({ ...POLICY, env: { ONLY: 'this' } }, COMMAND, '/l').args;
-    const setenv = args.flatMap((arg, i) => (arg === '--setenv' ? [[args[i + 1], args[i + 2]]] : []));
-    expect(setenv).toEqual([['ONLY', 'this']]);
-    expect(args.indexOf('--clearenv')).toBeLessThan(args.indexOf('--setenv'));
+  it('carries exactly the policy environment as the spawn environment, never in the argv', () => {
+    const launch = launcher.launchSpec({ ...POLICY, env: { ONLY: 'this' } }, COMMAND, '/l');
+    expect(launch.env).toEqual({ ONLY: 'this' });
+    expect(launch.args).not.toContain('--setenv');
+    expect(launch.args).not.toContain('--clearenv');
+  });
+
+  it('puts no value of the policy environment anywhere in the argv (an argv is readable by every local user)', () => {
+    const secrets = { ANTHROPIC_API_KEY: 'sk-ant-test-argv-1', OPENAI_API_KEY: 'sk-test-argv-2', CLAUDE_CODE_OAUTH_TOKEN: 'oauth-test-argv-3' };
+    const launch = launcher.launchSpec({ ...POLICY, env: { ...POLICY.env, ...secrets } }, COMMAND, '/l');
+    expect(launch.env).toEqual({ ...POLICY.env, ...secrets });
+    const argv = [launch.command, ...launch.args].join('\0');
+    for (const value of Object.values(secrets)) expect(argv).not.toContain(value);
+    for (const name of Object.keys(secrets)) expect(argv).not.toContain(name);
   });
 
   it('is the same argv for the same policy, whatever order its lists and environment come in', () => {

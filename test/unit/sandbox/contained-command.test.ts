@@ -19,11 +19,10 @@ const BASE: ContainmentPolicy = {
 
 /** What follows bwrap's `--`: the command the sandbox starts. */
 const inner = (args: readonly string[]): string[] => args.slice(args.indexOf('--') + 1);
-const setenv = (args: readonly string[]): Record<string, string> => {
-  const env: Record<string, string> = {};
-  for (let i = 0; i < args.indexOf('--'); i++) if (args[i] === '--setenv') env[args[i + 1]!] = args[i + 2]!;
-  return env;
-};
+/** No environment value may be in the argv: it is readable by every local user. */
+const argvHoldsNone = (args: readonly string[], env: Record<string, string>): boolean =>
+  !args.includes('--setenv') &&
+  Object.entries(env).every(([name, value]) => !args.some((arg) => arg.startsWith(`${name}=`) || (value !== '' && arg === value)));
 
 describe('containedCommand', () => {
   it('without egress is the backend launch of the command itself, with no bridge', () => {
@@ -32,6 +31,8 @@ describe('containedCommand', () => {
     expect(contained.command).toBe('/usr/bin/bwrap');
     expect(inner(contained.args)).toEqual(['/opt/claude/bin/claude', '--print', 'a b']);
     expect(contained.args).toEqual(launcher.launchSpec(BASE, COMMAND, OPTIONS.launchDir).args);
+    expect(contained.env).toEqual(BASE.env);
+    expect(argvHoldsNone(contained.args, contained.env)).toBe(true);
   });
 
   it('a loopback provider: the inner bridge listens on the same port and starts the command; the bridge and Node are bound read-only', () => {
@@ -48,7 +49,8 @@ describe('containedCommand', () => {
     expect(args).toContain('--ro-bind /opt/node/bin /opt/node/bin');
     expect(args).toContain('--ro-bind /fork/egress.sock /fork/egress.sock');
     // A loopback provider needs no proxy: the environment stays the caller's.
-    expect(setenv(contained.args)).toEqual(BASE.env);
+    expect(contained.env).toEqual(BASE.env);
+    expect(argvHoldsNone(contained.args, contained.env)).toBe(true);
   });
 
   it('a cloud runtime: the proxy variables point at the inner proxy and NO_PROXY is cleared', () => {
@@ -56,13 +58,14 @@ describe('containedCommand', () => {
     const contained = containedCommand(launcher, policy, COMMAND, OPTIONS);
     expect(contained.bridge).toEqual({ socket_path: '/fork/egress.sock', target: { kind: 'cloud', hosts: ['api.anthropic.com'] } });
     expect(inner(contained.args).slice(2, 4)).toEqual(['--listen', '3128']);
-    expect(setenv(contained.args)).toEqual({
+    expect(contained.env).toEqual({
       PATH: '/usr/bin',
       HTTPS_PROXY: 'http://127.0.0.1:3128',
       https_proxy: 'http://127.0.0.1:3128',
       NO_PROXY: '',
       no_proxy: '',
     });
+    expect(argvHoldsNone(contained.args, contained.env)).toBe(true);
   });
 
   it('adds no root that a root of the policy already holds, and is deterministic', () => {

@@ -14,6 +14,7 @@ export async function buildCli() {
       citadel: 'main/cli/citadel.ts',
       supervisor: 'main/runtimes/supervisor/supervisor-main.ts',
       'sandbox-inner-bridge': 'main/sandbox/egress/inner-bridge.ts',
+      'sandbox-clean-launch': 'main/sandbox/clean-launch-main.ts',
       'simulated-runtime': 'main/demo/simulated-runtime/index.ts',
     },
     outdir: 'out/cli',

@@ -22,6 +22,8 @@ export interface OrchestratorContext {
   readonly supervisorScript: string;
   /** The bundled sandbox inner bridge (out/cli/sandbox-inner-bridge.mjs), run by `nodeExecPath` inside a contained launch. */
   readonly innerBridgeScript: string;
+  /** The bundled clean launcher (out/cli/sandbox-clean-launch.mjs): starts a contained verifier with no inherited descriptor. */
+  readonly cleanLaunchScript: string;
   readonly nodeExecPath: string;
   /** The containment plug-ins (BUILTIN_SANDBOX_BACKENDS unless a test injects its own). */
   readonly sandboxBackends: Readonly<Record<string, SandboxBackend>>;

@@ -15,6 +15,7 @@ import type { OrchestratorContext } from './context';
 const SUPERVISOR_SCRIPT = fileURLToPath(new URL('./supervisor.mjs', import.meta.url));
 /** The sandbox's inner bridge ships in the same folder as the supervisor, wherever a host has it. */
 const INNER_BRIDGE_NAME = 'sandbox-inner-bridge.mjs';
+const CLEAN_LAUNCH_NAME = 'sandbox-clean-launch.mjs';
 
 type Adapters = OrchestratorContext['adapters'];
 
@@ -47,6 +48,7 @@ export async function openOrchestratorContext(options: ContextOptions = {}): Pro
     issuerId: env.CITADEL_ISSUER ?? defaultIssuerId(env),
     supervisorScript,
     innerBridgeScript: options.innerBridgeScript ?? path.join(path.dirname(supervisorScript), INNER_BRIDGE_NAME),
+    cleanLaunchScript: path.join(path.dirname(supervisorScript), CLEAN_LAUNCH_NAME),
     nodeExecPath: process.execPath,
     sandboxBackends: options.sandboxBackends ?? BUILTIN_SANDBOX_BACKENDS,
     now: () => new Date(),

@@ -1,7 +1,5 @@
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, open, realpath } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CitadelError } from '../../shared/errors';
 import type { RuntimeProfile } from '../../shared/executors/runtime-profile';
@@ -21,7 +19,7 @@ import { childEnvironment, COMMON_ENV_ALLOWLIST } from '../runtimes/env-allowlis
 import type { ResolvedExecutable } from '../runtimes/resolve-executable';
 import type { RuntimeAdapter } from '../runtimes/runtime-adapter';
 import { egressInside } from '../sandbox/egress/egress-environment';
-import { socketPathProblem } from '../sandbox/egress/socket-path';
+import { makeBridgeSocketPath } from '../sandbox/egress/socket-dir';
 import { writeLaunchFiles } from '../sandbox/generated-etc';
 import { findOnPath } from '../sandbox/probe-command';
 import { readySandbox } from '../sandbox/registry';
@@ -275,7 +273,8 @@ export async function runtimeLaunchPolicy(ctx: OrchestratorContext, template: Co
       [ROOT.runtimeHome]: dirs.home,
     },
     env: { ...input.childEnv, ...homeEnv, ...egressEnv(template.egress) },
-    egressSocket: template.egress.kind === 'none' ? null : bridgeSocketPath(input.attemptDir),
+    // A fresh private directory per launch; the launch spec records the path for the supervisor (a launch is never repeated).
+    egressSocket: template.egress.kind === 'none' ? null : await makeBridgeSocketPath(),
     readOnlyFiles: seeds,
   });
 }
@@ -314,17 +313,6 @@ export async function verifierLaunchPolicy(
 }
 
 /**
- * The host bridge's unix socket for one attempt: in the temporary directory, because sun_path holds
- * about 104 bytes and a fork root path can be longer; named by the attempt, so a relaunch of the
- * same attempt names the same socket.
- */
-function bridgeSocketPath(attemptDir: string): string {
-  const name = `citadel-egress-${createHash('sha256').update(attemptDir).digest('hex').slice(0, 16)}.sock`;
-  const preferred = path.join(tmpdir(), name);
-  return socketPathProblem(preferred) === null ? preferred : path.join('/tmp', name);
-}
-
-/**
  * The workflow verifier's contained launch when the contract is contained (it runs code the agent
  * just wrote), else null (runtime-only: as before). Files go into the attempt's verifier launch dir.
  */
@@ -339,5 +327,11 @@ export async function containedVerifier(
   const policy = await verifierLaunchPolicy(ctx, containment.verifier, { ...input, worktree: path.resolve(input.worktree), command: input.verifier.command });
   const launch = launcher.launchSpec(policy, { command: input.verifier.command, args: input.verifier.args }, attemptSandboxDirs(input.attemptDir).verifierLaunch);
   await writeLaunchFiles(launch.files);
-  return { command: launch.command, args: [...launch.args], env: { ...launch.env } };
+  // Through the clean launcher: this process's inherited descriptors must not reach the verifier.
+  return {
+    command: ctx.nodeExecPath,
+    args: [ctx.cleanLaunchScript, String(launch.fdFiles.length), '--', launch.command, ...launch.args],
+    env: { ...launch.env },
+    fdFiles: [...launch.fdFiles],
+  };
 }

@@ -99,7 +99,7 @@ export async function launchBranch(
   const command = { command: resolved.command, args: [...resolved.argsPrefix, ...invocation.args] };
   const launch =
     template === undefined || launcher === null
-      ? { ...command, env, egress_bridge: null }
+      ? { ...command, env, egress_bridge: null, fd_files: [] }
       : await containedLaunch(ctx, launcher, template, { forkId, branchId: branch.branch_id, attemptDir: files.dir, worktree, adapter, resolved, childEnv: env, command });
   let status: RunStatus;
   try {
@@ -110,6 +110,7 @@ export async function launchBranch(
         cwd: worktree,
         env: launch.env,
         egress_bridge: launch.egress_bridge,
+        extra_fd_files: launch.fd_files,
         stdin_file: files.instruction,
         stdout_file: files.stdout,
         stderr_file: files.stderr,
@@ -135,6 +136,8 @@ interface PreparedLaunch {
   readonly args: string[];
   readonly env: Record<string, string>;
   readonly egress_bridge: EgressBridgeSpec | null;
+  /** The backend's fd files (its seccomp program), opened by the supervisor as fds 3, 4, …. */
+  readonly fd_files: string[];
 }
 
 /**
@@ -153,7 +156,7 @@ async function containedLaunch(
   const launchDir = attemptSandboxDirs(input.attemptDir).launch;
   const contained = containedCommand(launcher, policy, input.command, { launchDir, innerBridgeScript: ctx.innerBridgeScript, nodeExecPath: ctx.nodeExecPath });
   await writeLaunchFiles(contained.files);
-  return { command: contained.command, args: contained.args, env: contained.env, egress_bridge: contained.bridge };
+  return { command: contained.command, args: contained.args, env: contained.env, egress_bridge: contained.bridge, fd_files: contained.fdFiles };
 }
 
 export async function readLaunchFacts(file: string): Promise<LaunchFacts | null> {

@@ -1,4 +1,5 @@
 import { isVersionAtLeast, MIN_OLLAMA_VERSION, type LocalProviderReadiness } from '../../shared/runtime/readiness';
+import type { HttpRoute } from '../../shared/sandbox/containment-policy';
 
 const PROBE_TIMEOUT_MS = 1500;
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -12,6 +13,26 @@ export interface ProviderEndpoints {
 export const DEFAULT_PROVIDER_ENDPOINTS: ProviderEndpoints = {
   ollama: 'http://127.0.0.1:11434',
   lmstudio: 'http://127.0.0.1:1234',
+};
+
+/**
+ * Exactly what Codex 0.169.0 asks of each local provider (recordings/codex: a_text, b1_shell, c1_err500,
+ * f1/f2, g1/g2_lmstudio_*): its discovery GETs and the Responses API, paths relative to the endpoint.
+ * A contained run gets nothing else: not Ollama's `/api/pull` (Codex pulls a missing model, f5: a
+ * download from any registry the executor names), `/api/push`, `/api/create`, `/api/copy`,
+ * `/api/delete`, nor LM Studio's model download and load endpoints. Pull models before the fork.
+ */
+export const LOCAL_PROVIDER_ROUTES: Readonly<Record<keyof ProviderEndpoints, readonly HttpRoute[]>> = {
+  ollama: [
+    { method: 'GET', path: '/v1/models' },
+    { method: 'GET', path: '/api/version' },
+    { method: 'GET', path: '/api/tags' },
+    { method: 'POST', path: '/v1/responses' },
+  ],
+  lmstudio: [
+    { method: 'GET', path: '/v1/models' },
+    { method: 'POST', path: '/v1/responses' },
+  ],
 };
 
 /**

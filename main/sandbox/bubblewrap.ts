@@ -5,8 +5,10 @@ import type { ContainmentPolicy } from '../../shared/sandbox/containment-policy'
 import { generatedEtcFiles, HOST_ETC_ENTRIES, SANDBOX_GID, SANDBOX_UID, writeLaunchFiles } from './generated-etc';
 import { findOnPath, runProbe } from './probe-command';
 import { assertPolicyBackend, sandboxUnavailable, type SandboxBackend, type SandboxLauncher } from './sandbox-backend';
+import { keyringFilterProgram, seccompArchOf, type SeccompArch } from './seccomp/keyring-filter';
 
 const INSTALL = 'bubblewrap (apt-get install bubblewrap, dnf install bubblewrap)';
+const SECCOMP_HINT = 'a kernel with seccomp filters (CONFIG_SECCOMP and CONFIG_SECCOMP_FILTER)';
 const USERNS_HINT = 'enable unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1 and user.max_user_namespaces > 0)';
 
 /** A top-level directory as the host has it: merged-/usr hosts make `/bin` a symlink to `usr/bin`. */
@@ -20,15 +22,24 @@ export interface BubblewrapHost {
   readonly executable: string;
   readonly version: string;
   readonly topLevel: readonly HostTopLevel[];
+  /** Picks the syscall table of the seccomp filter. */
+  readonly arch: SeccompArch;
+  /** Host /proc files that list the kernel's keys by name (the filter stops reading them, not the listing): shown empty. */
+  readonly keyListings?: readonly string[];
 }
 
 const TOP_LEVEL = ['/bin', '/lib', '/lib64', '/sbin'] as const;
+const KEY_LISTINGS = ['/proc/keys', '/proc/key-users'] as const;
 const PRIVATE_TMPFS = ['/tmp', '/var/tmp', '/run'] as const;
+
+/** The seccomp program's fd in bwrap: the first after stdio (SandboxLaunch.fdFiles). */
+const SECCOMP_FD = 3;
 
 /**
  * The bubblewrap recipe measured in issue 11: every namespace unshared (so no network but a
- * private loopback), no process outliving the sandbox, an empty root with /usr and a few /etc
- * entries read-only, private /tmp, /var/tmp and /run, and only the policy's roots beside them.
+ * private loopback), no process outliving the sandbox, no kernel keyring (a seccomp filter), an
+ * empty root with /usr and a few /etc entries read-only, private /tmp, /var/tmp and /run, and only
+ * the policy's roots beside them.
  */
 export function bubblewrapLauncher(host: BubblewrapHost): SandboxLauncher {
   return {
@@ -42,6 +53,10 @@ export function bubblewrapLauncher(host: BubblewrapHost): SandboxLauncher {
         target: `/etc/${name}`,
         file: { path: path.join(launchDir, 'etc', name), text },
       }));
+      const seccomp = { path: path.join(launchDir, 'seccomp.bpf'), bytes: keyringFilterProgram(host.arch) };
+      // An empty regular file: a bound /dev/null cannot be opened (bind mounts in a user namespace are nodev).
+      const empty = { path: path.join(launchDir, 'empty'), text: '' };
+      const keyListings = host.keyListings ?? [];
       const args = [
         // --unshare-user makes a missing user namespace an error instead of a silent fallback.
         ...['--unshare-all', '--unshare-user', '--die-with-parent', '--new-session'],
@@ -49,6 +64,9 @@ export function bubblewrapLauncher(host: BubblewrapHost): SandboxLauncher {
         // bind writable (measured); a non-zero uid also keeps nested bwrap working, which
         // --cap-drop ALL alone breaks for root ("setting up uid map: Operation not permitted").
         ...['--uid', String(SANDBOX_UID), '--gid', String(SANDBOX_GID), '--cap-drop', 'ALL'],
+        // A user namespace does not namespace the kernel keyrings: without the filter the sandbox
+        // could read the operator's session keyring (measured). bwrap reads the fd and closes it.
+        ...['--seccomp', String(SECCOMP_FD)],
         // No --clearenv/--setenv: the environment's values would sit in bwrap's argv, readable by
         // every local user. bwrap is spawned with exactly `env` and passes it on, adding only PWD
         // (= the --chdir directory), measured with bwrap 0.8.0.
@@ -57,6 +75,7 @@ export function bubblewrapLauncher(host: BubblewrapHost): SandboxLauncher {
         ...HOST_ETC_ENTRIES.flatMap((entry) => ['--ro-bind-try', entry, entry]),
         ...generated.flatMap(({ target, file }) => ['--ro-bind', file.path, target]),
         ...['--proc', '/proc', '--dev', '/dev'],
+        ...keyListings.flatMap((file) => ['--ro-bind', empty.path, file]),
         ...PRIVATE_TMPFS.flatMap((dir) => ['--tmpfs', dir]),
         ...policyMounts(policy),
         // The empty root itself, once every mount point is made: a write outside the roots fails
@@ -67,7 +86,13 @@ export function bubblewrapLauncher(host: BubblewrapHost): SandboxLauncher {
         command.command,
         ...command.args,
       ];
-      return { command: host.executable, args, files: generated.map(({ file }) => file), env: Object.fromEntries(Object.entries(policy.env).sort(([a], [b]) => (a < b ? -1 : 1))) };
+      return {
+        command: host.executable,
+        args,
+        files: [...generated.map(({ file }) => file), seccomp, ...(keyListings.length > 0 ? [empty] : [])],
+        env: Object.fromEntries(Object.entries(policy.env).sort(([a], [b]) => (a < b ? -1 : 1))),
+        fdFiles: [seccomp.path],
+      };
     },
   };
 }
@@ -96,6 +121,13 @@ function comparePaths(a: string, b: string): number {
   return x.length - y.length;
 }
 
+/** The key listings this kernel has (none without CONFIG_KEYS; a bind onto a missing /proc file would fail). */
+async function probeKeyListings(): Promise<string[]> {
+  const found: string[] = [];
+  for (const file of KEY_LISTINGS) if ((await stat(file).catch(() => null))?.isFile()) found.push(file);
+  return found;
+}
+
 /** The host's /bin, /lib, /lib64 and /sbin: symlinks are recreated, directories bound. */
 export async function probeTopLevel(): Promise<HostTopLevel[]> {
   const found: HostTopLevel[] = [];
@@ -117,18 +149,21 @@ export const bubblewrapBackend: SandboxBackend = {
     const versionRun = await runProbe(executable, ['--version']);
     const version = versionRun.stdout.trim().split('\n')[0]?.trim() ?? '';
     if (!versionRun.ok || version === '') throw sandboxUnavailable('bubblewrap', `${executable} --version failed: ${versionRun.stderr.trim()}`, INSTALL);
-    const launcher = bubblewrapLauncher({ executable, version, topLevel: await probeTopLevel() });
+    const arch = seccompArchOf(process.arch);
+    if (arch === null) throw sandboxUnavailable('bubblewrap', `Citadel has no seccomp syscall table for ${process.arch} (x64 and arm64 only)`, null);
+    const launcher = bubblewrapLauncher({ executable, version, topLevel: await probeTopLevel(), arch, keyListings: await probeKeyListings() });
     await trialLaunch(launcher);
     return launcher;
   },
 };
 
 /**
- * The exact recipe, once, around `env`: proves namespaces, /proc and /dev can be set up here, and
- * that the environment bwrap is spawned with reaches the command whole (a setuid bwrap would have
- * glibc drop TMPDIR and the LD_ variables on the way).
+ * The exact recipe, once, around `env`: proves namespaces, /proc and /dev can be set up here, that
+ * the seccomp filter loads (bwrap refuses to start the command when it does not), and that the
+ * environment bwrap is spawned with reaches the command whole (a setuid bwrap would have glibc drop
+ * TMPDIR and the LD_ variables on the way).
  */
-async function trialLaunch(launcher: SandboxLauncher): Promise<void> {
+export async function trialLaunch(launcher: SandboxLauncher): Promise<void> {
   const dir = await realpath(await mkdtemp(path.join(tmpdir(), 'citadel-bwrap-trial-')));
   try {
     const env = { PATH: '/usr/bin:/bin', TMPDIR: '/tmp' };
@@ -138,10 +173,12 @@ async function trialLaunch(launcher: SandboxLauncher): Promise<void> {
       path.join(dir, 'launch'),
     );
     await writeLaunchFiles(launch.files);
-    const trial = await runProbe(launch.command, launch.args, launch.env);
-    if (!trial.ok) {
-      throw sandboxUnavailable('bubblewrap', `a trial bwrap sandbox failed: ${trial.stderr.trim() || 'no output'}`, USERNS_HINT);
+    const trial = await runProbe(launch.command, launch.args, launch.env, launch.fdFiles);
+    const problem = trial.stderr.trim() || 'no output';
+    if (!trial.ok && /seccomp/i.test(problem)) {
+      throw sandboxUnavailable('bubblewrap', `a trial bwrap sandbox could not load Citadel's seccomp filter: ${problem}`, SECCOMP_HINT);
     }
+    if (!trial.ok) throw sandboxUnavailable('bubblewrap', `a trial bwrap sandbox failed: ${problem}`, USERNS_HINT);
     const seen = trial.stdout.split('\n');
     const lost = Object.entries(env).filter(([name, value]) => !seen.includes(`${name}=${value}`));
     if (lost.length > 0) {

@@ -20,6 +20,8 @@ export interface ContainedCommand {
   readonly files: LaunchFile[];
   /** The environment to spawn `command` with, exactly: no value of it is in `args`. */
   readonly env: Record<string, string>;
+  /** Opened read-only as fds 3, 4, … of the spawned `command` (SandboxLaunch.fdFiles). */
+  readonly fdFiles: string[];
   readonly bridge: EgressBridgeSpec | null;
 }
 
@@ -34,7 +36,7 @@ export interface ContainedCommand {
 export function containedCommand(launcher: SandboxLauncher, policy: ContainmentPolicy, command: SandboxCommand, options: ContainedCommandOptions): ContainedCommand {
   if (policy.egress.kind === 'none') {
     const launch = launcher.launchSpec(policy, command, options.launchDir);
-    return { command: launch.command, args: [...launch.args], files: [...launch.files], env: { ...launch.env }, bridge: null };
+    return { command: launch.command, args: [...launch.args], files: [...launch.files], env: { ...launch.env }, fdFiles: [...launch.fdFiles], bridge: null };
   }
   const { socket, ...target } = policy.egress;
   const inside = egressInside(target);
@@ -52,7 +54,7 @@ export function containedCommand(launcher: SandboxLauncher, policy: ContainmentP
     options.launchDir,
   );
   // The inner bridge inherits this environment and its command inherits it from the bridge.
-  return { command: launch.command, args: [...launch.args], files: [...launch.files], env: { ...launch.env }, bridge: { socket_path: socket, target } };
+  return { command: launch.command, args: [...launch.args], files: [...launch.files], env: { ...launch.env }, fdFiles: [...launch.fdFiles], bridge: { socket_path: socket, target } };
 }
 
 /** The policy's read-only roots plus each directory no root already holds. */

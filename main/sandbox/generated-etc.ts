@@ -41,6 +41,6 @@ export function generatedEtcFiles(home: string): Readonly<Record<'passwd' | 'gro
 export async function writeLaunchFiles(files: readonly LaunchFile[]): Promise<void> {
   for (const file of files) {
     await mkdir(path.dirname(file.path), { recursive: true, mode: 0o700 });
-    await writeFile(file.path, file.text, { mode: 0o600 });
+    await writeFile(file.path, 'text' in file ? file.text : file.bytes, { mode: 0o600 });
   }
 }

@@ -1,9 +1,11 @@
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { withLaunchFds } from './launch-fds';
 
 const PROBE_TIMEOUT_MS = 5000;
+const MAX_OUTPUT_BYTES = 64 * 1024;
 
 export interface ProbeResult {
   readonly ok: boolean;
@@ -29,11 +31,31 @@ export async function isExecutableFile(file: string): Promise<boolean> {
   }
 }
 
-/** Runs a probe with exactly `env` (empty unless given) and a time limit; never throws. */
-export function runProbe(command: string, args: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<ProbeResult> {
+/**
+ * Runs a probe with exactly `env` (empty unless given), `fdFiles` open as its fds 3, 4, … (a
+ * sandbox launch's, SandboxLaunch.fdFiles) and a time limit; never throws. ok: exit code 0.
+ */
+export function runProbe(command: string, args: readonly string[], env: Readonly<Record<string, string>> = {}, fdFiles: readonly string[] = []): Promise<ProbeResult> {
   return new Promise((resolve) => {
-    execFile(command, args, { env: { ...env }, timeout: PROBE_TIMEOUT_MS, shell: false, maxBuffer: 64 * 1024 }, (error, stdout, stderr) => {
-      resolve({ ok: error === null, stdout: stdout.toString(), stderr: stderr.toString() || (error?.message ?? '') });
-    });
+    const output = { stdout: '', stderr: '' };
+    const collect = (stream: keyof typeof output) => (chunk: string): void => {
+      output[stream] = (output[stream] + chunk).slice(0, MAX_OUTPUT_BYTES);
+    };
+    let failure: string | null = null;
+    try {
+      const child = withLaunchFds(fdFiles, (fds) =>
+        spawn(command, args, { env: { ...env }, timeout: PROBE_TIMEOUT_MS, shell: false, stdio: ['ignore', 'pipe', 'pipe', ...fds] }),
+      );
+      child.stdout?.setEncoding('utf8').on('data', collect('stdout'));
+      child.stderr?.setEncoding('utf8').on('data', collect('stderr'));
+      child.on('error', (error) => (failure = error.message));
+      child.on('close', (code, signal) => {
+        const ok = failure === null && code === 0;
+        const why = failure ?? (signal === null ? `exit code ${code}` : `killed by ${signal}`);
+        resolve({ ok, stdout: output.stdout, stderr: output.stderr || (ok ? '' : why) });
+      });
+    } catch (error) {
+      resolve({ ok: false, stdout: '', stderr: error instanceof Error ? error.message : String(error) });
+    }
   });
 }

@@ -7,11 +7,8 @@ export interface SandboxCommand {
   readonly args: readonly string[];
 }
 
-/** A file a launch needs on the host before it starts (e.g. a generated /etc/passwd). */
-export interface LaunchFile {
-  readonly path: string;
-  readonly text: string;
-}
+/** A file a launch needs on the host before it starts: a generated /etc/passwd, a seccomp program. */
+export type LaunchFile = { readonly path: string; readonly text: string } | { readonly path: string; readonly bytes: Uint8Array };
 
 /**
  * The contained form of a command: a literal argv, spawned with `shell: false`, exactly `env` as
@@ -23,6 +20,11 @@ export interface SandboxLaunch extends SandboxCommand {
   readonly files: readonly LaunchFile[];
   /** Exactly the policy's environment: the backend passes it on to the command. */
   readonly env: Record<string, string>;
+  /**
+   * Files (among `files`) whoever spawns the launch opens read-only as its fds 3, 4, … in this
+   * order (the argv names them by number, e.g. bwrap's `--seccomp 3`); a spawn without them fails.
+   */
+  readonly fdFiles: readonly string[];
 }
 
 /** A backend found working on this host, by a probe: nothing can be launched without one. */

@@ -66,7 +66,7 @@ export function seatbeltLauncher(host: { executable: string; version: string }):
       // `env -i K=V`: the values would sit in the argv, readable by every local user; the caller
       // spawns sandbox-exec with exactly `env`, which it passes on to the command.
       const env = Object.fromEntries(Object.entries(policy.env).sort(([a], [b]) => (a < b ? -1 : 1)));
-      return { command: host.executable, args: ['-p', seatbeltProfile(policy), command.command, ...command.args], files: [], env };
+      return { command: host.executable, args: ['-p', seatbeltProfile(policy), command.command, ...command.args], files: [], env, fdFiles: [] };
     },
   };
 }

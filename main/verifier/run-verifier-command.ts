@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { sha256Digest } from '../../shared/digest';
 import type { VerifierCommand } from '../../shared/fork/workflow';
+import { withLaunchFds } from '../sandbox/launch-fds';
 
 export interface VerifierCommandResult {
   readonly exit_code: number | null;
@@ -23,6 +24,8 @@ export interface ContainedVerifierLaunch {
   readonly command: string;
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
+  /** Opened read-only as the launch's fds 3, 4, … (the backend's SandboxLaunch.fdFiles). */
+  readonly fdFiles: readonly string[];
 }
 
 /**
@@ -42,15 +45,17 @@ export function runVerifierCommand(
     let size = 0;
     let timedOut = false;
     let spawnError: string | null = null;
-    const [command, args, childEnv] = contained === null ? [verifier.command, verifier.args, { ...env }] : [contained.command, contained.args, { ...contained.env }];
-    const child = spawn(command, args, { cwd, env: childEnv, shell: false, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const [command, args, childEnv, fdFiles] =
+      contained === null ? [verifier.command, verifier.args, { ...env }, []] : [contained.command, contained.args, { ...contained.env }, contained.fdFiles];
+    // A launch file Citadel just wrote that cannot be opened rejects, as a spawn that throws does.
+    const child = withLaunchFds(fdFiles, (fds) => spawn(command, args, { cwd, env: childEnv, shell: false, detached: true, stdio: ['ignore', 'pipe', 'pipe', ...fds] }));
     const collect = (chunk: Buffer): void => {
       if (size >= MAX_OUTPUT_BYTES) return;
       chunks.push(chunk.subarray(0, MAX_OUTPUT_BYTES - size));
       size += chunk.length;
     };
-    child.stdout.on('data', collect);
-    child.stderr.on('data', collect);
+    child.stdout?.on('data', collect);
+    child.stderr?.on('data', collect);
     const killGroup = (signal: NodeJS.Signals): void => {
       try {
         if (child.pid !== undefined) process.kill(-child.pid, signal);

@@ -28,10 +28,25 @@ const HostNameSchema = z
   .regex(/^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/)
   .refine((host) => !/^[0-9.]+$/.test(host), custom('ip_literal', 'must be a host name, not an IP address'));
 
-/** Where an executor may connect: nowhere, one loopback provider, or a cloud API's hosts through a host-side filtering proxy. */
+/**
+ * One HTTP request a loopback provider serves the runtime: the method and the exact origin-form path
+ * (no query, no fragment), compared byte for byte, so no other spelling of a path gets through.
+ */
+export const HttpRouteSchema = z.strictObject({
+  method: z.enum(['GET', 'POST']),
+  path: z.string().max(256).regex(/^\/[\x21-\x7e]*$/).refine((p) => !/[?#]/.test(p), custom('not_a_path', 'must be a path without query or fragment')),
+});
+export type HttpRoute = z.infer<typeof HttpRouteSchema>;
+
+/**
+ * Where an executor may connect: nowhere, one loopback provider, or a cloud API's hosts through a
+ * host-side filtering proxy. A loopback provider serves its `routes` only (its inference API, never
+ * e.g. Ollama's model pull). A rule from before routes existed has none: the bridge reads it as the
+ * inference routes every runtime used then (main/sandbox/egress/loopback-routes.ts), never as "all".
+ */
 export const EgressRuleSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('none') }),
-  z.strictObject({ kind: z.literal('loopback'), host: LoopbackHostSchema, port: PortSchema }),
+  z.strictObject({ kind: z.literal('loopback'), host: LoopbackHostSchema, port: PortSchema, routes: z.array(HttpRouteSchema).min(1).optional() }),
   z.strictObject({ kind: z.literal('cloud'), hosts: z.array(HostNameSchema).min(1) }),
 ]);
 export type EgressRule = z.infer<typeof EgressRuleSchema>;
@@ -42,7 +57,7 @@ export type EgressRule = z.infer<typeof EgressRuleSchema>;
  */
 export const LaunchEgressSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('none') }),
-  z.strictObject({ kind: z.literal('loopback'), host: LoopbackHostSchema, port: PortSchema, socket: SandboxPathSchema }),
+  z.strictObject({ kind: z.literal('loopback'), host: LoopbackHostSchema, port: PortSchema, routes: z.array(HttpRouteSchema).min(1).optional(), socket: SandboxPathSchema }),
   z.strictObject({ kind: z.literal('cloud'), hosts: z.array(HostNameSchema).min(1), socket: SandboxPathSchema }),
 ]);
 export type LaunchEgress = z.infer<typeof LaunchEgressSchema>;
@@ -176,7 +191,7 @@ export function resolveContainment(template: ContainmentTemplate, bindings: Cont
 }
 
 /**
- * The digest a contract and a receipt bind. Root lists, names and cloud hosts are sets (no backend
+ * The digest a contract and a receipt bind. Root lists, names, cloud hosts and routes are sets (no backend
  * gives their order a meaning), so they are sorted first: the same policy always has one digest.
  */
 export function containmentDigest(template: ContainmentTemplate): Digest {
@@ -187,8 +202,17 @@ export function containmentDigest(template: ContainmentTemplate): Digest {
     read_write: sorted(template.read_write),
     tmpfs: sorted(template.tmpfs),
     env_names: sorted(template.env_names),
-    egress: template.egress.kind === 'cloud' ? { ...template.egress, hosts: sorted(template.egress.hosts) } : template.egress,
+    egress: sortedEgress(template.egress),
   });
+}
+
+function sortedEgress(egress: EgressRule): EgressRule {
+  if (egress.kind === 'cloud') return { ...egress, hosts: [...egress.hosts].sort() };
+  if (egress.kind === 'loopback' && egress.routes !== undefined) {
+    const key = (route: HttpRoute): string => `${route.method} ${route.path}`;
+    return { ...egress, routes: [...egress.routes].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)) };
+  }
+  return egress;
 }
 
 /** True when `inner` is `outer` or lies below it (both normalized absolute paths). */

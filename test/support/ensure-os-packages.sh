@@ -6,7 +6,8 @@ set -euo pipefail
 
 # command:package — git for real repositories; D-Bus, gnome-keyring and secret-tool for a real Secret
 # Service; Chromium for the Mission Control UI tests; unshare (util-linux) and ip (iproute2) for the
-# vendor tests' loopback-only namespace; bwrap (bubblewrap) and socat for executor containment.
+# vendor tests' loopback-only namespace; bwrap (bubblewrap) and socat for executor containment;
+# keyctl (keyutils) for the probes that the sandbox cannot reach the kernel keyrings.
 needs=(
   git:git
   update-ca-certificates:ca-certificates
@@ -18,6 +19,7 @@ needs=(
   ip:iproute2
   bwrap:bubblewrap
   socat:socat
+  keyctl:keyutils
 )
 
 missing=()

@@ -7,7 +7,7 @@
  * stopped it: the runtime (Claude's permission mode and deny list, Codex's own sandbox), Citadel's
  * sandbox, or Citadel's containment recheck. docs/runtime-behaviours.md has the same table.
  */
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -269,9 +269,12 @@ describe('safety probes with the real CLIs', () => {
     expect((await fetch(`${p.local.origin}/api/version`)).ok).toBe(true);
     const claude = claudeResults(p);
     expect(claude.map((r) => r.is_error)).toEqual([false, false]);
-    expect(claude[1]?.content).toMatch(/PROVIDER reached 404/);
+    // The provider's port is bridged, but `GET /` is none of its routes (Claude's is `POST /v1/messages`):
+    // the bridge answers 403 and records it; the other port is not reachable at all.
+    expect(claude[1]?.content).toMatch(/PROVIDER reached 403/);
     expect(claude[1]?.content).toMatch(/OTHER refused ECONNREFUSED/);
-    // The bridge forwards to the one provider and records nothing: a loopback bridge has nothing to deny.
-    expect(existsSync(p.fork.harness.attemptFile(p.doc.fork_id, CLAUDE, 'egress-denials.jsonl'))).toBe(false);
+    expect(readFileSync(p.fork.harness.attemptFile(p.doc.fork_id, CLAUDE, 'egress-denials.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([
+      { host: '127.0.0.1', port: Number(new URL(p.anthropic.origin).port), reason: 'path_not_allowed', method: 'GET', path: '/' },
+    ]);
   });
 });

@@ -12,7 +12,7 @@ const MAX_STATUS_BYTES = 64 * 1024;
  * a half-written record: a file that does not parse is reported as invalid, not waited on.
  */
 export async function readStatus(statusFile: string): Promise<RunStatus> {
-  const read = await readBoundedText(statusFile, MAX_STATUS_BYTES);
+  const read = await readBoundedText(statusFile, MAX_STATUS_BYTES, 'refuse');
   if (!read.ok && read.kind === 'unreadable') {
     const code = read.reason === 'ENOENT' ? 'RUN_STATUS_MISSING' : 'RUN_STATUS_UNREADABLE';
     throw new CitadelError(code, `cannot read run status ${statusFile}: ${read.reason}`, { details: { reason: read.reason } });

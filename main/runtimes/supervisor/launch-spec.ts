@@ -12,6 +12,11 @@ const AbsolutePathSchema = TextSchema.refine((file) => path.isAbsolute(file), {
   params: { rule: 'not_absolute' },
 });
 
+/** Each runtime log keeps at most this much of a run; the rest is counted, not written (issue 12). */
+export const DEFAULT_OUTPUT_CAP_BYTES = 64 * 1024 * 1024;
+/** A runtime needs a descriptor or two (a seccomp program); more is a mistake, not a need. */
+const MAX_EXTRA_FDS = 8;
+
 /** What the detached supervisor runs: one runtime child, its files, and its time limit. */
 export const LaunchSpecSchema = z.strictObject({
   command: TextSchema.min(1),
@@ -27,5 +32,9 @@ export const LaunchSpecSchema = z.strictObject({
   kill_grace_ms: z.int().nonnegative().max(MAX_TIMER_MS),
   /** Absent or null: the run has no egress bridge (uncontained, or contained with no network). */
   egress_bridge: EgressBridgeSpecSchema.nullable().optional(),
+  /** Each log's cap for this run; absent: DEFAULT_OUTPUT_CAP_BYTES. */
+  output_cap_bytes: z.int().positive().optional(),
+  /** Opened read-only and handed to the runtime as fds 3, 4, … (e.g. a bwrap --seccomp program). */
+  extra_fd_files: z.array(AbsolutePathSchema).max(MAX_EXTRA_FDS).optional(),
 });
 export type LaunchSpec = z.infer<typeof LaunchSpecSchema>;

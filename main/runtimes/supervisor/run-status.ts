@@ -23,6 +23,22 @@ export const RunningStatusSchema = z.strictObject({
 });
 export type RunningStatus = z.infer<typeof RunningStatusSchema>;
 
+/** One output stream as the supervisor saw it: everything the runtime wrote, and what did not reach the log. */
+export const StreamOutputSchema = z.strictObject({
+  received_bytes: z.int().nonnegative(),
+  /** Received but not written: beyond the cap, or after the log could not be written. */
+  dropped_bytes: z.int().nonnegative(),
+});
+export type StreamOutput = z.infer<typeof StreamOutputSchema>;
+
+/** What the supervisor did with the runtime's output; each log holds at most cap_bytes of this run. */
+export const RunOutputSchema = z.strictObject({
+  cap_bytes: z.int().positive(),
+  stdout: StreamOutputSchema,
+  stderr: StreamOutputSchema,
+});
+export type RunOutput = z.infer<typeof RunOutputSchema>;
+
 /**
  * The supervisor's final record, written only once the runtime's whole process group is gone.
  * A runtime that never started has null runtime fields and the errno code in spawn_error.
@@ -42,6 +58,8 @@ export const ExitedStatusSchema = z.strictObject({
   spawn_error: z.string().nullable(),
   ended_at: TimestampSchema,
   duration_ms: z.int().nonnegative(),
+  /** Null when nothing was spawned; absent in records written before output was capped. */
+  output: RunOutputSchema.nullable().optional(),
 });
 export type ExitedStatus = z.infer<typeof ExitedStatusSchema>;
 

@@ -1,13 +1,17 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { once } from 'node:events';
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, createReadStream, openSync } from 'node:fs';
+import type { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { startHostBridge, type HostBridge } from '../../sandbox/egress/host-bridge';
+import { withLaunchFds } from '../../sandbox/launch-fds';
 import { PRIVATE_FILE_MODE, writeJsonDurably } from '../../store/atomic-file';
 import { isProcessGroupAlive } from '../process-control/process-liveness';
 import { processStartTime } from '../process-control/proc-stat';
 import { terminateProcessGroup } from '../process-control/terminate-process-group';
 import { denialRecorder, egressDenialsFile } from './egress-denials';
-import type { LaunchSpec } from './launch-spec';
+import { DEFAULT_OUTPUT_CAP_BYTES, type LaunchSpec } from './launch-spec';
+import { captureRuntimeOutput, type RuntimeOutput } from './output-log';
 import type { ExitedStatus, RunningStatus } from './run-status';
 
 interface RunState {
@@ -20,8 +24,11 @@ interface RunState {
 
 /**
  * Runs one runtime to its end and records it in the status file: `running` once it is spawned,
- * `exited` once its whole process group is gone. The runtime leads its own process group and
- * writes straight into the output files, so its output does not depend on this process.
+ * `exited` once its whole process group is gone. The runtime leads its own process group and gets
+ * pipes, never a descriptor of a host file: through /proc/self/fd a file descriptor could be
+ * reopened for writing, and the instruction and logs are evidence outside its sandbox. This process
+ * feeds the stdin file into its stdin and appends its output to the logs, capped, before the final
+ * record; once this process is gone the runtime's next write fails (EPIPE), so nothing reaches a log.
  * SIGTERM to this process is STOP; it, or the time limit, ends the group (TERM, then KILL after the grace).
  * A contained run's egress bridge is served here, from before the spawn until the group is gone (this
  * process outlives the CLI that launched it); the final record is written only once it is closed.
@@ -60,12 +67,13 @@ export async function supervise(spec: LaunchSpec): Promise<void> {
       stopped: false,
       spawn_error: spawned.spawnError,
       ...ended(),
+      output: null,
     };
     await writeJsonDurably(spec.status_file, record);
     return;
   }
 
-  const { pid, startTime, exit } = spawned;
+  const { pid, startTime, exit, output } = spawned;
   const running: RunningStatus = {
     phase: 'running',
     ...supervisor,
@@ -100,6 +108,8 @@ export async function supervise(spec: LaunchSpec): Promise<void> {
   // Processes the runtime left in its group must not keep writing after the final record.
   if (termination !== undefined || isProcessGroupAlive(pid)) await terminate();
   await closeBridge();
+  // Written before the record: a collector reads the logs as soon as it sees `exited`.
+  const outputRecord = await output.finish();
   const record: ExitedStatus = {
     ...running,
     phase: 'exited',
@@ -109,6 +119,7 @@ export async function supervise(spec: LaunchSpec): Promise<void> {
     stopped: state.stopped,
     spawn_error: null,
     ...end,
+    output: outputRecord,
   };
   await writeJsonDurably(spec.status_file, record);
 }
@@ -135,36 +146,55 @@ interface RuntimeExit {
   signal: NodeJS.Signals | null;
 }
 
-type Spawned = { pid: number; startTime: number | null; exit: Promise<RuntimeExit> } | { spawnError: string };
+type Spawned = { pid: number; startTime: number | null; exit: Promise<RuntimeExit>; output: RuntimeOutput } | { spawnError: string };
 
 async function spawnRuntime(spec: LaunchSpec): Promise<Spawned> {
-  const fds: number[] = [];
+  const opened: number[] = [];
+  const open = (file: string, flags: string, mode?: number): number => {
+    const fd = openSync(file, flags, mode);
+    opened.push(fd);
+    return fd;
+  };
+  const closeOpened = () => opened.forEach((fd) => closeSync(fd));
+  let child: ChildProcessByStdio<Writable, Readable, Readable>;
+  let files: { stdin: number; stdout: number; stderr: number };
   try {
-    fds.push(openSync(spec.stdin_file, 'r'));
-    // Output files hold whatever the runtime prints, which may include secrets: owner-only.
-    fds.push(openSync(spec.stdout_file, 'a', PRIVATE_FILE_MODE));
-    fds.push(openSync(spec.stderr_file, 'a', PRIVATE_FILE_MODE));
-    const child = spawn(spec.command, spec.args, {
-      cwd: spec.cwd,
-      env: spec.env,
-      stdio: fds,
-      detached: true,
-      shell: false,
-      windowsHide: true,
-    });
-    if (child.pid === undefined) {
-      const [error] = (await once(child, 'error')) as [NodeJS.ErrnoException];
-      return { spawnError: errnoCode(error) };
-    }
-    const exit = new Promise<RuntimeExit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-    // Read synchronously: until this process reaps the child, its /proc entry stays readable.
-    return { pid: child.pid, startTime: processStartTime(child.pid), exit };
+    files = {
+      stdin: open(spec.stdin_file, 'r'),
+      // Output files hold whatever the runtime prints, which may include secrets: owner-only.
+      stdout: open(spec.stdout_file, 'a', PRIVATE_FILE_MODE),
+      stderr: open(spec.stderr_file, 'a', PRIVATE_FILE_MODE),
+    };
+    // Extra files become the child's fds 3, 4, … (read-only); this process keeps no copy.
+    child = withLaunchFds(
+      spec.extra_fd_files ?? [],
+      (extra) =>
+        // Typed by hand: spawn's overloads type stdio pipes only for all-'pipe' stdio arrays.
+        spawn(spec.command, spec.args, {
+          cwd: spec.cwd,
+          env: spec.env,
+          stdio: ['pipe', 'pipe', 'pipe', ...extra],
+          detached: true,
+          shell: false,
+          windowsHide: true,
+        }) as ChildProcessByStdio<Writable, Readable, Readable>,
+    );
   } catch (error) {
+    closeOpened();
     return { spawnError: errnoCode(error) };
-  } finally {
-    // The child holds its own copies of the descriptors.
-    for (const fd of fds) closeSync(fd);
   }
+  if (child.pid === undefined) {
+    const [error] = (await once(child, 'error')) as [NodeJS.ErrnoException];
+    closeOpened();
+    return { spawnError: errnoCode(error) };
+  }
+  // Read synchronously: until this process reaps the child, its /proc entry stays readable.
+  const startTime = processStartTime(child.pid);
+  const exit = new Promise<RuntimeExit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  // A runtime that exits or closes its stdin before reading it all just does not get the rest.
+  pipeline(createReadStream(spec.stdin_file, { fd: files.stdin }), child.stdin).catch(() => undefined);
+  const output = captureRuntimeOutput(child, files, spec.output_cap_bytes ?? DEFAULT_OUTPUT_CAP_BYTES);
+  return { pid: child.pid, startTime, exit, output };
 }
 
 function errnoCode(error: unknown): string {

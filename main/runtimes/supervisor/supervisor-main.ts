@@ -5,6 +5,7 @@
  */
 import { readFileSync, unlinkSync } from 'node:fs';
 import { parseJsonText } from '../../../shared/json-text';
+import { closeInheritedDescriptors } from '../../sandbox/inherited-descriptors';
 import { LaunchSpecSchema, type LaunchSpec } from './launch-spec';
 import { supervise } from './supervise';
 
@@ -22,6 +23,8 @@ function readLaunchSpec(file: string | undefined): LaunchSpec | null {
   }
 }
 
+// What the launcher inherited must not reach the runtime (bwrap passes every open descriptor on).
+closeInheritedDescriptors(2);
 const spec = readLaunchSpec(process.argv[2]);
 if (spec === null) process.exit(2);
 await supervise(spec).then(

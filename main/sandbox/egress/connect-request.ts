@@ -58,6 +58,8 @@ export const DENIAL_STATUS: Readonly<Record<EgressDenialReason, string>> = {
   port_not_allowed: '403 Forbidden',
   head_too_large: '431 Request Header Fields Too Large',
   head_timeout: '408 Request Timeout',
+  path_not_allowed: '403 Forbidden',
+  upgrade_not_allowed: '403 Forbidden',
 };
 
 function deny(host: string | null, port: number | null, reason: EgressDenialReason): ConnectVerdict {

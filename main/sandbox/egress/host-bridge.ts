@@ -1,21 +1,27 @@
-import { connect as netConnect, createServer, type Socket } from 'node:net';
+import { connect as netConnect, createServer, type Server, type Socket } from 'node:net';
 import { CitadelError } from '../../../shared/errors';
 import { zodViolations } from '../../../shared/zod-violations';
 import { DEFAULT_MAX_HEAD_BYTES, DENIAL_STATUS, judgeRequestHead, readRequestHead } from './connect-request';
 import { EgressRuleSchema } from '../../../shared/sandbox/containment-policy';
 import type { EgressDenial } from './egress-denial';
 import type { EgressTarget } from './egress-target';
+import { loopbackRoutesOf } from './loopback-routes';
+import { providerProxy } from './provider-proxy';
+import { assertPrivateSocketDir, removeSocketDir } from './socket-dir';
 import { socketPathProblem } from './socket-path';
 import { spliceSockets } from './splice-sockets';
 
-/** A client gets this long to send its whole CONNECT head. */
+/** A client gets this long to send its whole request head (CONNECT, or a request to a local provider). */
 export const DEFAULT_HEAD_TIMEOUT_MS = 10_000;
 
 /** Opens the host-side connection for an allowed request; it must allow half-open, as net.connect can. */
 export type EgressConnector = (host: string, port: number) => Socket;
 
 export interface HostBridgeOptions {
-  /** The unix socket the sandbox's inner bridge connects to; its directory should be private to the operator. */
+  /**
+   * The unix socket the sandbox's inner bridge connects to, in a directory of its own that only
+   * this user can enter (makeBridgeSocketPath): checked before listening, removed once closed.
+   */
   readonly socketPath: string;
   /** The rule alone: a launch's egress carries its socket path too, which goes in `socketPath`. */
   readonly target: EgressTarget;
@@ -44,9 +50,9 @@ interface ConnectPolicy {
 }
 
 /**
- * The host half of an executor's egress (issue #11, item 3): a unix socket that either forwards every
- * connection to the one local provider, or is a CONNECT proxy that tunnels only to the cloud
- * runtime's API hosts on port 443.
+ * The host half of an executor's egress (issue #11, item 3): a unix socket that is either an HTTP
+ * reverse proxy to the one local provider passing on only its routes (providerProxy), or a CONNECT
+ * proxy that tunnels only to the cloud runtime's API hosts on port 443.
  */
 export async function startHostBridge(options: HostBridgeOptions): Promise<HostBridge> {
   const parsed = EgressRuleSchema.safeParse(options.target);
@@ -56,6 +62,7 @@ export async function startHostBridge(options: HostBridgeOptions): Promise<HostB
   if (parsed.data.kind === 'none') throw new CitadelError('INTERNAL_ERROR', 'an egress of "none" has no bridge');
   const socketProblem = socketPathProblem(options.socketPath);
   if (socketProblem !== null) throw new CitadelError('INTERNAL_ERROR', socketProblem, { details: { socket_path: options.socketPath } });
+  await assertPrivateSocketDir(options.socketPath);
   const target = parsed.data;
   const connect = options.connect ?? connectForReal;
   const open = new Set<Socket>();
@@ -72,18 +79,16 @@ export async function startHostBridge(options: HostBridgeOptions): Promise<HostB
     track,
   };
 
-  const server = createServer({ allowHalfOpen: true }, (client) => {
-    track(client);
-    if (target.kind === 'loopback') {
-      const upstream = connect(target.host, target.port);
-      track(upstream);
-      spliceSockets(client, upstream);
-    } else {
-      serveConnect(client, policy);
-    }
-  });
+  const server: Server =
+    target.kind === 'loopback'
+      ? providerProxy({ ...policy, host: target.host, port: target.port, routes: loopbackRoutesOf(target), connect: () => connect(target.host, target.port) })
+      : createServer({ allowHalfOpen: true }, (client) => serveConnect(client, policy));
+  server.on('connection', track);
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (cause) => reject(new CitadelError('INTERNAL_ERROR', `the egress bridge cannot listen on ${options.socketPath}`, { cause })));
+    server.once('error', (cause) => {
+      // The directory is checked to be ours: an empty one made for this socket goes with the failure.
+      void removeSocketDir(options.socketPath).finally(() => reject(new CitadelError('INTERNAL_ERROR', `the egress bridge cannot listen on ${options.socketPath}`, { cause })));
+    });
     server.listen(options.socketPath, () => resolve());
   });
   // After listening, an error concerns one accepted connection only, and that socket reports it itself.
@@ -91,11 +96,13 @@ export async function startHostBridge(options: HostBridgeOptions): Promise<HostB
 
   return {
     socketPath: options.socketPath,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         for (const socket of open) socket.destroy();
-      }),
+      });
+      await removeSocketDir(options.socketPath);
+    },
   };
 }
 

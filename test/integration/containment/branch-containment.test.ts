@@ -23,7 +23,7 @@ const BRANCHES = ['branch-claude', 'branch-codex'] as const;
 const HOST_TMP = '/tmp';
 
 /** Reads, and connections: D-Bus, and a loopback port on the host that is not the branch's provider. */
-const READ_PROBES = ['read_sibling_worktree', 'read_parent_untracked', 'read_objective', 'read_journal', 'read_key_store', 'dbus_socket', 'dbus_via_proc_environ', 'loopback_port'] as const;
+const READ_PROBES = ['read_sibling_worktree', 'read_parent_untracked', 'read_objective', 'read_journal', 'read_key_store', 'dbus_socket', 'dbus_via_proc_environ', 'loopback_port', 'read_session_keyring'] as const;
 const WRITE_PROBES = ['write_host_tmp', 'write_parent_repository', 'write_parent_git_config', 'write_sibling_worktree', 'write_own_git_metadata'] as const;
 const ALL_PROBES = [...READ_PROBES, ...WRITE_PROBES, 'seed_read', 'seed_write', 'write_own_worktree', 'leave_process'] as const;
 type Probe = (typeof ALL_PROBES)[number];
@@ -220,6 +220,8 @@ describe('a contained branch (bubblewrap) sees only its worktree, its git metada
       for (const probe of [...READ_PROBES, 'write_parent_repository', 'write_parent_git_config', 'write_sibling_worktree', 'write_own_git_metadata'] as const) {
         expect(seen[probe], `${branchId} ${probe}`).not.toBe('ok');
       }
+      // Denied by the seccomp filter itself, not by keyctl missing from the sandbox.
+      expect(seen.read_session_keyring, branchId).toBe('EPERM');
       // The operator's credential is seen read-only in the runtime home, never copied there.
       expect([seen.seed_read, seen.seed_write === 'ok'], `${branchId} seed`).toEqual(['ok', false]);
       const seedInHome = path.join(f.root, 'forks', doc.fork_id, 'branches', branchId, 'attempt-1', 'home', ...(branchId === 'branch-codex' ? ['codex', 'auth.json'] : ['claude', '.credentials.json']));
@@ -253,6 +255,7 @@ describe('a contained branch (bubblewrap) sees only its worktree, its git metada
         const effects = await hostEffects(f, doc.fork_id, 'verifier', branchId);
         if (containment === 'auto') {
           for (const probe of READ_PROBES) expect(seen[probe], `${branchId} verifier ${probe}`).not.toBe('ok');
+          expect(seen.read_session_keyring, branchId).toBe('EPERM');
           expect(effects, branchId).toEqual(NOTHING_ON_HOST);
         } else {
           for (const probe of ALL_PROBES.filter((p) => !p.startsWith('seed_'))) expect(seen[probe], `${branchId} verifier ${probe}`).toBe('ok');
@@ -341,6 +344,43 @@ describe('fail closed: SANDBOX_UNAVAILABLE', () => {
     const chosen = await start(f, 'runtime-only', [], env);
     expect(chosen.run.code, chosen.run.stderr).toBe(0);
     expect(chosen.doc.state).toBe('ready');
+  });
+});
+
+describe('fail closed: a backend lost between fork creation and launch', () => {
+  it('resume without bwrap refuses with SANDBOX_UNAVAILABLE and launches nothing; with bwrap back the pending branch runs contained', async () => {
+    const f = await probeFork('simulated');
+    // The first launch is spawned, then the CLI dies: the second branch is still pending.
+    const crashed = await runCli(['fork', 'start', 'Probe the sandbox', '--repo', f.repo, '--runtimes', 'claude,codex', '--workflow', path.join(f.base, 'workflow.json'), '--json'], {
+      env: { ...f.env, CITADEL_CRASH_AT: 'runtime.launch:after-spawn' },
+      cwd: f.base,
+    });
+    expect(crashed.code, 'killed at the crash point').toBeNull();
+    const forkId = readdirSync(path.join(f.root, 'forks'))[0]!;
+    const pending = attemptFile(f, forkId, 'branch-codex', 'status.json');
+    expect(existsSync(pending), 'the second branch was not launched before the crash').toBe(false);
+
+    const tools = path.join(f.base, 'tools');
+    mkdirSync(tools);
+    for (const tool of ['git', 'node']) symlinkSync(execFileSync('which', [tool], { encoding: 'utf8' }).trim(), path.join(tools, tool));
+    const resumed = await runCli(['fork', 'resume', forkId, '--json'], { env: { ...f.env, PATH: `${f.bin}${path.delimiter}${tools}` }, cwd: f.base });
+    expect(resumed.code).not.toBe(0);
+    expect(parseDoc(resumed).error).toMatchObject({ code: 'SANDBOX_UNAVAILABLE' });
+    expect(existsSync(pending), 'nothing was launched without its sandbox').toBe(false);
+    const status = await runCli(['fork', 'status', forkId, '--json'], { env: f.env, cwd: f.base });
+    expect(parseDoc(status).branches.find((b) => b.branch_id === 'branch-codex')?.state).toBe('pending');
+
+    const again = await runCli(['fork', 'resume', forkId, '--json'], { env: f.env, cwd: f.base });
+    expect(again.code, again.stderr).toBe(0);
+    // The launch the crash cut short is in doubt (that rule is unchanged); the pending one ran contained.
+    expect(parseDoc(again).branches.map((b) => [b.branch_id, b.state, b.blocked_reason])).toEqual([
+      ['branch-claude', 'blocked', 'launch_in_doubt'],
+      ['branch-codex', 'passed', null],
+    ]);
+    for (const branchId of ['branch-codex']) {
+      const receipt = (JSON.parse(readFileSync(attemptFile(f, forkId, branchId, 'execution-receipt.json'), 'utf8')) as { receipt: { containment?: Record<string, unknown> } }).receipt;
+      expect(receipt.containment, branchId).toMatchObject({ mode: 'contained', backend: 'bubblewrap' });
+    }
   });
 });
 

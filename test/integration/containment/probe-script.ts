@@ -7,7 +7,7 @@
  * `probe-config.json` beside it, or from the worktree's own place in the fork root.
  */
 export const PROBE_SCRIPT = String.raw`
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -61,6 +61,12 @@ const probes = {
     socket.once('connect', () => done('ok'));
     socket.once('error', (error) => done(error.code ?? 'error'));
     setTimeout(() => done('timeout'), 2000).unref();
+  }),
+  // The kernel keyrings are not namespaced: without the sandbox's seccomp filter the session keyring is the operator's.
+  read_session_keyring: () => attempt(() => {
+    const run = spawnSync('keyctl', ['rdescribe', '@s'], { encoding: 'utf8' });
+    if (run.error) throw run.error;
+    if (run.status !== 0) return /Operation not permitted/.test(run.stderr) ? 'EPERM' : 'keyctl: ' + run.stderr.trim();
   }),
   dbus_via_proc_environ: () => attempt(() => (fs.readFileSync('/proc/' + config.testPid + '/environ', 'utf8').includes('DBUS_SESSION_BUS_ADDRESS=') ? undefined : 'no_dbus_in_environ')),
   write_host_tmp: () => write(path.join(config.hostTmp, tag)),

@@ -4,8 +4,9 @@ import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bubblewrapBackend } from '../../../main/sandbox/bubblewrap';
+import { bubblewrapBackend, trialLaunch } from '../../../main/sandbox/bubblewrap';
 import { writeLaunchFiles } from '../../../main/sandbox/generated-etc';
+import { withLaunchFds } from '../../../main/sandbox/launch-fds';
 import { BUILTIN_SANDBOX_BACKENDS, sandboxReadiness } from '../../../main/sandbox/registry';
 import type { SandboxLauncher } from '../../../main/sandbox/sandbox-backend';
 import { isCitadelError } from '../../../shared/errors';
@@ -34,13 +35,14 @@ interface Finished {
   readonly stderr: string;
 }
 
-function run(command: string, args: readonly string[], options: { env: NodeJS.ProcessEnv; cwd: string }): Promise<Finished> {
+/** Spawns with `fdFiles` open as fds 3, 4, …, as the supervisor and the verifier spawn a launch. */
+function run(command: string, args: readonly string[], { fdFiles = [], ...options }: { env: NodeJS.ProcessEnv; cwd: string; fdFiles?: readonly string[] }): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'], shell: false });
+    const child = withLaunchFds(fdFiles, (fds) => spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe', ...fds], shell: false }));
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
@@ -84,12 +86,23 @@ function layout() {
 }
 type Layout = ReturnType<typeof layout>;
 
-/** The launch as the supervisor will make it: spawned with exactly launch.env (a control may spawn it with another). */
-async function contained(at: Layout, [command, args]: [string, string[]], options: { policy?: ContainmentPolicy; env?: NodeJS.ProcessEnv; edit?: (argv: string[]) => string[] } = {}): Promise<Finished> {
+interface ContainedOptions {
+  readonly policy?: ContainmentPolicy;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly edit?: (argv: string[]) => string[];
+  /** Runs the launch through another command first (e.g. one that joins a session keyring): its argv, then bwrap's. */
+  readonly via?: readonly string[];
+  readonly fdFiles?: readonly string[];
+}
+
+/** The launch as the supervisor will make it: spawned with exactly launch.env and its fd files (a control may change them). */
+async function contained(at: Layout, [command, args]: [string, string[]], options: ContainedOptions = {}): Promise<Finished> {
   const policy = options.policy ?? at.policy;
   const launch = launcher.launchSpec(policy, { command, args }, at.launchDir);
   await writeLaunchFiles(launch.files);
-  return run(launch.command, options.edit ? options.edit([...launch.args]) : launch.args, { env: options.env ?? launch.env, cwd: policy.cwd });
+  const argv = [launch.command, ...(options.edit ? options.edit([...launch.args]) : launch.args)];
+  const [first, ...rest] = [...(options.via ?? []), ...argv] as [string, ...string[]];
+  return run(first, rest, { env: options.env ?? launch.env, cwd: policy.cwd, fdFiles: options.fdFiles ?? launch.fdFiles });
 }
 
 /** The same probe on the host, uncontained: the control. */
@@ -233,10 +246,10 @@ describe('bubblewrap containment (real bwrap)', () => {
     const policy: ContainmentPolicy = { ...at.policy, env: { ...at.policy.env, ANTHROPIC_API_KEY: secret } };
     const launch = launcher.launchSpec(policy, { command: '/bin/sh', args: ['-c', 'echo started; exec /bin/sleep 30'] }, at.launchDir);
     await writeLaunchFiles(launch.files);
-    const child = spawn(launch.command, launch.args, { env: launch.env, cwd: policy.cwd, stdio: ['ignore', 'pipe', 'ignore'], shell: false });
+    const child = withLaunchFds(launch.fdFiles, (fds) => spawn(launch.command, launch.args, { env: launch.env, cwd: policy.cwd, stdio: ['ignore', 'pipe', 'ignore', ...fds], shell: false }));
     cleanups.push(() => void child.kill('SIGKILL'));
     await new Promise<void>((resolve, reject) => {
-      child.stdout.once('data', () => resolve());
+      child.stdout?.once('data', () => resolve());
       child.once('error', reject);
       child.once('exit', (code) => reject(new Error(`the sandbox ended early (${code})`)));
     });
@@ -324,6 +337,13 @@ describe('bubblewrap containment (real bwrap)', () => {
     const nested = ['bwrap', ['--unshare-all', '--ro-bind', '/', '/', '--', '/usr/bin/true']] as [string, string[]];
     const inside = await contained(at, nested);
     expect(inside.code, inside.stderr).toBe(0);
+    // With a seccomp filter of its own stacked on Citadel's (Codex loads one), and still no keyring.
+    copyFileSync(path.join(at.launchDir, 'seccomp.bpf'), path.join(at.worktree, 'inner.bpf'));
+    const filters = (out: string): number => Number(/Seccomp_filters:\s+(\d+)/.exec(out)?.[1]);
+    const outer = await contained(at, ['/bin/sh', ['-c', 'grep Seccomp_filters /proc/self/status']]);
+    const stacked = await contained(at, ['/bin/sh', ['-c', 'bwrap --unshare-all --ro-bind / / --seccomp 9 -- /bin/sh -c "grep Seccomp_filters /proc/self/status; keyctl show @s" 9< inner.bpf']]);
+    expect(stacked.stderr).toContain('Operation not permitted');
+    expect(filters(stacked.stdout)).toBe(filters(outer.stdout) + 1);
     if (process.getuid?.() !== 0) return;
     const capDropOnly = await contained(at, nested, { edit: without(['--uid', '1000'], ['--gid', '1000']) });
     expect(capDropOnly.code).not.toBe(0);
@@ -331,7 +351,95 @@ describe('bubblewrap containment (real bwrap)', () => {
   });
 });
 
+describe('bubblewrap keyring filter (real bwrap, real kernel keyrings)', () => {
+  // A key in a fresh session keyring of the operator's: a user namespace does not namespace keyrings.
+  const SECRET = `citadel-keyring-secret-${process.pid}`;
+  const withSessionKey = ['keyctl', 'session', '-', '/bin/sh', '-c', `keyctl add user citadel-probe ${SECRET} @s >/dev/null && exec "$@"`, 'sh'];
+  const readKey = ['/bin/sh', ['-c', 'id=$(keyctl search @s user citadel-probe) && keyctl pipe "$id"']] as [string, string[]];
+
+  it('cannot read the operator’s session keyring: keyctl fails with EPERM, where the same probe reads the key on the host', async () => {
+    const at = layout();
+    const host = await run(withSessionKey[0]!, [...withSessionKey.slice(1), readKey[0], ...readKey[1]], { env: process.env, cwd: at.worktree });
+    expect(host.code, host.stderr).toBe(0);
+    expect(host.stdout).toBe(SECRET);
+    const inside = await contained(at, readKey, { via: withSessionKey });
+    expect(inside.code).not.toBe(0);
+    expect(inside.stdout).not.toContain(SECRET);
+    expect(inside.stderr).toContain('Operation not permitted');
+    // The control that shows why the filter is there: the same sandbox without it reads the key.
+    const unfiltered = await contained(at, readKey, { via: withSessionKey, edit: without(['--seccomp', '3']), fdFiles: [] });
+    expect(unfiltered.code, unfiltered.stderr).toBe(0);
+    expect(unfiltered.stdout).toBe(SECRET);
+  });
+
+  it('cannot add or request a key either, and the program’s fd does not reach the sandbox', async () => {
+    const at = layout();
+    const probe = ['/bin/sh', ['-c', 'ls -l /proc/$$/fd; keyctl add user planted x @s; keyctl request user citadel-probe']] as [string, string[]];
+    const inside = await contained(at, probe, { via: withSessionKey });
+    expect(inside.stderr.match(/Operation not permitted/g)).toHaveLength(2);
+    expect(inside.stdout).not.toContain('seccomp.bpf');
+    const host = await run(withSessionKey[0]!, [...withSessionKey.slice(1), probe[0], ...probe[1]], { env: process.env, cwd: at.worktree });
+    expect(host.code, host.stderr).toBe(0);
+    expect(host.stderr).not.toContain('Operation not permitted');
+  });
+
+  it('cannot list the operator’s keys by name either: /proc/keys and /proc/key-users read empty, where the host lists the key', async () => {
+    const at = layout();
+    const listing = ['/bin/sh', ['-c', 'cat /proc/keys /proc/key-users']] as [string, string[]];
+    const host = await run(withSessionKey[0]!, [...withSessionKey.slice(1), listing[0], ...listing[1]], { env: process.env, cwd: at.worktree });
+    expect(host.stdout).toContain('citadel-probe');
+    const inside = await contained(at, listing, { via: withSessionKey });
+    expect(inside.code, inside.stderr).toBe(0);
+    expect(inside.stdout).toBe('');
+    // Control: without the two binds the sandbox's own /proc lists the key's name.
+    const masks = (argv: string[], i: number): boolean => argv[i] === '--ro-bind' && /^\/proc\/key/.test(argv[i + 2] ?? '');
+    const unmask = (argv: string[]): string[] => argv.filter((_, i) => !masks(argv, i) && !masks(argv, i - 1) && !masks(argv, i - 2));
+    const unmasked = await contained(at, listing, { via: withSessionKey, edit: unmask });
+    expect(unmasked.stdout).toContain('citadel-probe');
+  });
+
+  it('fails closed: a launch spawned without its seccomp fd does not start', async () => {
+    const at = layout();
+    const marker = path.join(at.worktree, 'ran');
+    const probe = ['/bin/sh', ['-c', 'echo ran > "$1"', 'sh', marker]] as [string, string[]];
+    expect((await contained(at, probe)).code).toBe(0);
+    rmSync(marker);
+    const withoutFd = await contained(at, probe, { fdFiles: [] });
+    expect(withoutFd.code).not.toBe(0);
+    expect(withoutFd.stderr).toContain('seccomp');
+    expect(existsSync(marker)).toBe(false);
+  });
+});
+
 describe('bubblewrap readiness', () => {
+  it('is SANDBOX_UNAVAILABLE on an architecture Citadel has no seccomp syscall table for', async () => {
+    const arch = Object.getOwnPropertyDescriptor(process, 'arch')!;
+    Object.defineProperty(process, 'arch', { ...arch, value: 'riscv64' });
+    const refusal = await bubblewrapBackend.probe(process.env).catch((error: unknown) => error);
+    Object.defineProperty(process, 'arch', arch);
+    expect(isCitadelError(refusal) && refusal.details).toEqual({ backend: 'bubblewrap', problem: 'Citadel has no seccomp syscall table for riscv64 (x64 and arm64 only)', install: null });
+    // The same probe on this host's own architecture is ready.
+    expect((await bubblewrapBackend.probe(process.env)).backend).toBe('bubblewrap');
+  });
+
+  it('is SANDBOX_UNAVAILABLE, with bwrap’s reason, when the trial cannot load the seccomp program', async () => {
+    const truncated: SandboxLauncher = {
+      ...launcher,
+      launchSpec: (policy, command, launchDir) => {
+        const launch = launcher.launchSpec(policy, command, launchDir);
+        return { ...launch, files: launch.files.map((file) => ('bytes' in file ? { ...file, bytes: file.bytes.subarray(0, 12) } : file)) };
+      },
+    };
+    await expect(trialLaunch(launcher)).resolves.toBeUndefined();
+    const refusal = await trialLaunch(truncated).catch((error: unknown) => error);
+    expect(isCitadelError(refusal) && refusal.code).toBe('SANDBOX_UNAVAILABLE');
+    expect(isCitadelError(refusal) && refusal.details).toMatchObject({
+      backend: 'bubblewrap',
+      problem: expect.stringMatching(/could not load Citadel's seccomp filter: bwrap: Invalid seccomp data, must be multiple of 8/),
+      install: expect.stringContaining('CONFIG_SECCOMP_FILTER'),
+    });
+  });
+
   it('is SANDBOX_UNAVAILABLE, naming the package, when bwrap is not on PATH', async () => {
     const emptyBin = tempDir('citadel-no-bwrap-');
     const refusal = await bubblewrapBackend.probe({ PATH: emptyBin }).catch((error: unknown) => error);

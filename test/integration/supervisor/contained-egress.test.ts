@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_PROVIDER_ROUTES } from '../../../main/runtimes/local-providers';
 import { launchSupervised } from '../../../main/runtimes/process-control/launch-supervised';
 import { waitForExit } from '../../../main/runtimes/process-control/wait-for-exit';
 import { egressDenialsFile, readEgressDenials } from '../../../main/runtimes/supervisor/egress-denials';
@@ -13,6 +14,7 @@ import type { LaunchSpec } from '../../../main/runtimes/supervisor/launch-spec';
 import { EGRESS_BRIDGE_FAILED } from '../../../main/runtimes/supervisor/supervise';
 import { bubblewrapBackend } from '../../../main/sandbox/bubblewrap';
 import { containedCommand } from '../../../main/sandbox/contained-command';
+import { makeBridgeSocketPath } from '../../../main/sandbox/egress/socket-dir';
 import { writeLaunchFiles } from '../../../main/sandbox/generated-etc';
 import type { SandboxLauncher } from '../../../main/sandbox/sandbox-backend';
 import type { ContainmentPolicy, LaunchEgress } from '../../../shared/sandbox/containment-policy';
@@ -53,7 +55,46 @@ async function httpServer(answer: string): Promise<number> {
   return (server.address() as AddressInfo).port;
 }
 
-type Check = { http: number } | { connect: string };
+/** An Ollama stand-in: `/v1/responses` streams `events`, holding back all but the first until `/v1/models` is asked for; `/api/pull` succeeds. */
+async function fakeOllama(events: readonly string[]): Promise<{ port: number; seen: string[] }> {
+  const seen: string[] = [];
+  let release = (): void => undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const server: Server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      const route = `${request.method} ${request.url}`;
+      seen.push(route);
+      if (route === 'GET /v1/models') {
+        release();
+        response.end('{"object":"list","data":[]}');
+      } else if (route === 'POST /v1/responses') {
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        response.write(events[0]);
+        void released.then(async () => {
+          for (const event of events.slice(1)) {
+            response.write(event);
+            await new Promise((resolve) => setTimeout(resolve, 5));
+          }
+          response.end();
+        });
+      } else if (route === 'POST /api/pull') {
+        response.end('{"status":"success"}');
+      } else {
+        response.writeHead(404).end();
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  cleanups.push(() => void server.closeAllConnections());
+  return { port: (server.address() as AddressInfo).port, seen };
+}
+
+type Check = { http: number } | { connect: string } | { request: { port: number; method: string; path: string; body?: string; release?: string } };
+
+// The probe's `{ http }` check is `GET /`: in these tests, the provider's one route.
+const ROOT_ROUTE = [{ method: 'GET', path: '/' }] as const;
 
 function readOr(file: string): string {
   try {
@@ -76,11 +117,16 @@ function processTree(root: number): number[] {
 }
 
 /** A supervised launch of the probe, contained with `egress`, as the engine builds one. */
-async function containedProbe(egress: (socket: string) => LaunchEgress, checks: readonly Check[] | 'hold', env: Record<string, string> = {}): Promise<{ spec: LaunchSpec; socket: string }> {
+async function containedProbe(
+  egress: (socket: string) => LaunchEgress,
+  checks: readonly Check[] | 'hold',
+  env: Record<string, string> = {},
+  socketPath?: string,
+): Promise<{ spec: LaunchSpec; socket: string }> {
   const dir = realpathSync(tempDir('citadel-contained-'));
   const work = path.join(dir, 'work');
   mkdirSync(work);
-  const socket = path.join(dir, 'egress.sock');
+  const socket = socketPath ?? path.join(dir, 'egress.sock');
   const policy: ContainmentPolicy = {
     backend: 'bubblewrap',
     read_only: [PROBE_DIR],
@@ -110,6 +156,8 @@ async function containedProbe(egress: (socket: string) => LaunchEgress, checks: 
       timeout_ms: 60_000,
       kill_grace_ms: 1_000,
       egress_bridge: contained.bridge,
+      // The backend's seccomp program, as the engine passes it: fd 3 of bwrap.
+      extra_fd_files: contained.fdFiles,
     },
   };
 }
@@ -147,7 +195,7 @@ describe.skipIf(process.platform !== 'linux')('a contained supervised run serves
       { ok: true, body: 'other' },
     ]);
 
-    const { spec, socket } = await containedProbe((s) => ({ kind: 'loopback', host: '127.0.0.1', port: provider, socket: s }), checks);
+    const { spec, socket } = await containedProbe((s) => ({ kind: 'loopback', host: '127.0.0.1', port: provider, routes: [...ROOT_ROUTE], socket: s }), checks);
     track(await launchSupervised(spec, bundles().supervisor));
     const exited = await waitForExit(spec.status_file, POLL);
     expect(exited, readText(spec.stderr_file)).toMatchObject({ phase: 'exited', exit_code: 0, spawn_error: null });
@@ -176,7 +224,7 @@ describe.skipIf(process.platform !== 'linux')('a contained supervised run serves
 
   it('STOP ends the sandbox and closes the bridge', async () => {
     const provider = await httpServer('provider');
-    const { spec, socket } = await containedProbe((s) => ({ kind: 'loopback', host: '127.0.0.1', port: provider, socket: s }), 'hold');
+    const { spec, socket } = await containedProbe((s) => ({ kind: 'loopback', host: '127.0.0.1', port: provider, routes: [...ROOT_ROUTE], socket: s }), 'hold');
     const running = track(await launchSupervised(spec, bundles().supervisor));
     expect(running.phase).toBe('running');
     await waitUntil('the bridge listens', () => existsSync(socket));
@@ -189,7 +237,7 @@ describe.skipIf(process.platform !== 'linux')('a contained supervised run serves
   it('keeps a credential out of every argv of the running sandbox, bridge included: it is only in environments, readable by their owner', async () => {
     const secret = 'sk-ant-test-supervised-0123456789abcdef';
     const provider = await httpServer('provider');
-    const { spec } = await containedProbe((s) => ({ kind: 'loopback', host: '127.0.0.1', port: provider, socket: s }), 'hold', { ANTHROPIC_API_KEY: secret });
+    const { spec } = await containedProbe((s) => ({ kind: 'loopback', host: '127.0.0.1', port: provider, routes: [...ROOT_ROUTE], socket: s }), 'hold', { ANTHROPIC_API_KEY: secret });
     const running = track(await launchSupervised(spec, bundles().supervisor));
     expect(running.phase).toBe('running');
     // The held command runs last, started by the inner bridge: once it is there, the whole tree is.
@@ -206,6 +254,54 @@ describe.skipIf(process.platform !== 'linux')('a contained supervised run serves
     }
     process.kill(running.supervisor_pid, 'SIGTERM');
     expect(await waitForExit(spec.status_file, POLL)).toMatchObject({ phase: 'exited', stopped: true });
+  });
+
+  it('a local provider serves its inference routes only: a streamed /v1/responses arrives whole and in order, /api/pull is refused and recorded', async () => {
+    const events = Array.from({ length: 6 }, (_, n) => `event: response.output_text.delta\ndata: {"type":"response.output_text.delta","delta":"part ${n}"}\n\n`);
+    const provider = await fakeOllama(events);
+    const pull: Check = { request: { port: provider.port, method: 'POST', path: '/api/pull', body: '{"model":"registry.example.test/exfil:latest","stream":true}' } };
+    // Control: without the bridge's filter the same request reaches the provider, which pulls.
+    expect(await runOnHost([pull])).toEqual([{ status: 200, body: '{"status":"success"}' }]);
+    expect(provider.seen.splice(0)).toEqual(['POST /api/pull']);
+
+    const responses: Check = { request: { port: provider.port, method: 'POST', path: '/v1/responses', body: '{"model":"qwen3-coder:30b","stream":true}', release: '/v1/models' } };
+    const { spec } = await containedProbe((s) => ({ kind: 'loopback', host: '127.0.0.1', port: provider.port, routes: [...LOCAL_PROVIDER_ROUTES.ollama], socket: s }), [responses, pull]);
+    track(await launchSupervised(spec, bundles().supervisor));
+    expect(await waitForExit(spec.status_file, POLL), readText(spec.stderr_file)).toMatchObject({ exit_code: 0 });
+    const [streamed, refused] = JSON.parse(readText(spec.stdout_file).trim()) as [{ status: number; body: string }, { status: number; body: string }];
+    // The provider sends events 1..5 only once the probe asked for /v1/models after event 0 was in.
+    expect(streamed).toEqual({ status: 200, body: events.join('') });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toContain('POST /api/pull');
+    expect(provider.seen).toEqual(['POST /v1/responses', 'GET /v1/models']);
+    expect(await readEgressDenials(egressDenialsFile(spec.status_file))).toEqual([
+      { host: '127.0.0.1', port: provider.port, reason: 'path_not_allowed', method: 'POST', path: '/api/pull' },
+    ]);
+  });
+
+  it('no other local user can stop a launch by taking its socket path first: each launch gets a fresh 0700 directory, removed after', async () => {
+    const provider = await httpServer('provider');
+    const egress = (s: string): LaunchEgress => ({ kind: 'loopback', host: '127.0.0.1', port: provider, routes: [...ROOT_ROUTE], socket: s });
+    // "Another user" (uid 1000) plants a file where a fixed, predictable socket name would be.
+    const squatted = path.join(realpathSync(tempDir('citadel-squat-')), 'citadel-egress-0123456789abcdef.sock');
+    chmodSync(path.dirname(squatted), 0o1777);
+    writeFileSync(squatted, '');
+    chownSync(squatted, 1000, 1000);
+    // Control: at a fixed name in a shared directory the launch cannot go ahead (the planted file holds
+    // the name, and the bridge refuses a directory others can write), so nothing runs.
+    const blocked = await containedProbe(egress, [{ http: provider }], {}, squatted);
+    track(await launchSupervised(blocked.spec, bundles().supervisor));
+    expect(await waitForExit(blocked.spec.status_file, POLL)).toMatchObject({ runtime_pid: null, spawn_error: EGRESS_BRIDGE_FAILED });
+
+    const socket = await makeBridgeSocketPath();
+    cleanups.push(() => rmSync(path.dirname(socket), { recursive: true, force: true }));
+    const dir = statSync(path.dirname(socket));
+    expect([dir.mode & 0o7777, dir.uid, dir.isDirectory()]).toEqual([0o700, process.getuid?.(), true]);
+    const { spec } = await containedProbe(egress, [{ http: provider }], {}, socket);
+    track(await launchSupervised(spec, bundles().supervisor));
+    expect(await waitForExit(spec.status_file, POLL), readText(spec.stderr_file)).toMatchObject({ exit_code: 0, spawn_error: null });
+    expect(JSON.parse(readText(spec.stdout_file).trim())).toEqual([{ ok: true, body: 'provider' }]);
+    expect(existsSync(path.dirname(socket))).toBe(false);
   });
 
   it('spawns nothing when the bridge cannot listen', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bubblewrapLauncher, type HostTopLevel } from '../../../main/sandbox/bubblewrap';
+import { keyringFilterProgram } from '../../../main/sandbox/seccomp/keyring-filter';
 import type { ContainmentPolicy } from '../../../shared/sandbox/containment-policy';
 
 const MERGED_USR: HostTopLevel[] = [
@@ -8,7 +9,7 @@ const MERGED_USR: HostTopLevel[] = [
   { path: '/lib64', symlink: 'usr/lib64' },
   { path: '/sbin', symlink: 'usr/sbin' },
 ];
-const launcher = bubblewrapLauncher({ executable: '/usr/bin/bwrap', version: 'bubblewrap 0.8.0', topLevel: MERGED_USR });
+const launcher = bubblewrapLauncher({ executable: '/usr/bin/bwrap', version: 'bubblewrap 0.8.0', topLevel: MERGED_USR, arch: 'x64' });
 
 const POLICY: ContainmentPolicy = {
   backend: 'bubblewrap',
@@ -28,6 +29,7 @@ describe('bubblewrap launch spec', () => {
     expect(launch.args).toEqual([
       ...['--unshare-all', '--unshare-user', '--die-with-parent', '--new-session'],
       ...['--uid', '1000', '--gid', '1000', '--cap-drop', 'ALL'],
+      ...['--seccomp', '3'],
       ...['--ro-bind', '/usr', '/usr'],
       ...['--symlink', 'usr/bin', '/bin', '--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64', '--symlink', 'usr/sbin', '/sbin'],
       ...['--ro-bind-try', '/etc/hosts', '/etc/hosts'],
@@ -64,9 +66,18 @@ describe('bubblewrap launch spec', () => {
 
   it('writes generated passwd, group and resolv.conf into the launch directory', () => {
     const files = launcher.launchSpec(POLICY, COMMAND, '/fork/launch/b1').files;
-    expect(files.map((file) => file.path)).toEqual(['/fork/launch/b1/etc/passwd', '/fork/launch/b1/etc/group', '/fork/launch/b1/etc/resolv.conf']);
-    expect(files[0]?.text).toBe('citadel:x:1000:1000:Citadel sandbox:/fork/home:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n');
-    expect(files[2]?.text).toBe('options timeout:0 attempts:1\n');
+    expect(files.map((file) => file.path)).toEqual(['/fork/launch/b1/etc/passwd', '/fork/launch/b1/etc/group', '/fork/launch/b1/etc/resolv.conf', '/fork/launch/b1/seccomp.bpf']);
+    expect(files[0]).toHaveProperty('text', 'citadel:x:1000:1000:Citadel sandbox:/fork/home:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n');
+    expect(files[2]).toHaveProperty('text', 'options timeout:0 attempts:1\n');
+  });
+
+  it('writes the keyring seccomp program of its architecture and hands it to bwrap as fd 3', () => {
+    const launch = launcher.launchSpec(POLICY, COMMAND, '/fork/launch/b1');
+    expect(launch.files.at(-1)).toEqual({ path: '/fork/launch/b1/seccomp.bpf', bytes: keyringFilterProgram('x64') });
+    expect(launch.fdFiles).toEqual(['/fork/launch/b1/seccomp.bpf']);
+    expect(launch.args.slice(launch.args.indexOf('--seccomp'), launch.args.indexOf('--seccomp') + 2)).toEqual(['--seccomp', '3']);
+    const arm = bubblewrapLauncher({ executable: '/usr/bin/bwrap', version: 'bubblewrap 0.8.0', topLevel: MERGED_USR, arch: 'arm64' });
+    expect(arm.launchSpec(POLICY, COMMAND, '/l').files.at(-1)).toEqual({ path: '/l/seccomp.bpf', bytes: keyringFilterProgram('arm64') });
   });
 
   it('drops every capability and maps to a non-zero uid, so a root operator gets an unprivileged sandbox', () => {
@@ -105,7 +116,7 @@ describe('bubblewrap launch spec', () => {
   });
 
   it('binds real top-level directories on a host without merged /usr, and skips absent ones', () => {
-    const split = bubblewrapLauncher({ executable: '/usr/bin/bwrap', version: 'v', topLevel: [{ path: '/bin', symlink: null }, { path: '/lib', symlink: null }] });
+    const split = bubblewrapLauncher({ executable: '/usr/bin/bwrap', version: 'v', topLevel: [{ path: '/bin', symlink: null }, { path: '/lib', symlink: null }], arch: 'x64' });
     const args = split.launchSpec(POLICY, COMMAND, '/l').args;
     expect(args.join(' ')).toContain('--ro-bind /usr /usr --ro-bind /bin /bin --ro-bind /lib /lib --ro-bind-try /etc/hosts');
     expect(args).not.toContain('/lib64');

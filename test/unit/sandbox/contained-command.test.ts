@@ -4,7 +4,7 @@ import { containedCommand } from '../../../main/sandbox/contained-command';
 import type { SandboxCommand } from '../../../main/sandbox/sandbox-backend';
 import type { ContainmentPolicy } from '../../../shared/sandbox/containment-policy';
 
-const launcher = bubblewrapLauncher({ executable: '/usr/bin/bwrap', version: 'bubblewrap 0.8.0', topLevel: [] });
+const launcher = bubblewrapLauncher({ executable: '/usr/bin/bwrap', version: 'bubblewrap 0.8.0', topLevel: [], arch: 'x64' });
 const OPTIONS = { launchDir: '/fork/launch', innerBridgeScript: '/opt/citadel/out/cli/sandbox-inner-bridge.mjs', nodeExecPath: '/opt/node/bin/node' };
 const COMMAND: SandboxCommand = { command: '/opt/claude/bin/claude', args: ['--print', 'a b'] };
 const BASE: ContainmentPolicy = {
@@ -32,6 +32,7 @@ describe('containedCommand', () => {
     expect(inner(contained.args)).toEqual(['/opt/claude/bin/claude', '--print', 'a b']);
     expect(contained.args).toEqual(launcher.launchSpec(BASE, COMMAND, OPTIONS.launchDir).args);
     expect(contained.env).toEqual(BASE.env);
+    expect(contained.fdFiles).toEqual(['/fork/launch/seccomp.bpf']);
     expect(argvHoldsNone(contained.args, contained.env)).toBe(true);
   });
 
@@ -50,6 +51,8 @@ describe('containedCommand', () => {
     expect(args).toContain('--ro-bind /fork/egress.sock /fork/egress.sock');
     // A loopback provider needs no proxy: the environment stays the caller's.
     expect(contained.env).toEqual(BASE.env);
+    // The bridge runs under the sandbox's seccomp filter too: the backend's fd files pass through.
+    expect(contained.fdFiles).toEqual(['/fork/launch/seccomp.bpf']);
     expect(argvHoldsNone(contained.args, contained.env)).toBe(true);
   });
 

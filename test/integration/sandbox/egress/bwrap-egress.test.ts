@@ -186,8 +186,10 @@ describe.skipIf(process.platform !== 'linux')('egress through real bubblewrap', 
   it('local provider: the bridged port answers inside, another host port does not, and without the bridge nothing does', async () => {
     const provider = await httpServer('provider');
     const other = await httpServer('other');
-    const { bridge, bridgeDir } = await hostBridge({ kind: 'loopback', host: '127.0.0.1', port: provider });
-    const inside = egressInside({ kind: 'loopback', host: '127.0.0.1', port: provider });
+    // The probe's one request is `GET /`: the provider's only route here.
+    const target: EgressTarget = { kind: 'loopback', host: '127.0.0.1', port: provider, routes: [{ method: 'GET', path: '/' }] };
+    const { bridge, bridgeDir } = await hostBridge(target);
+    const inside = egressInside(target);
     const checks: Check[] = [{ http: provider }, { http: other }];
 
     // Control: on the host both ports answer, so a refusal inside is the sandbox's doing.

@@ -38,8 +38,35 @@ function viaProxy(target, hold) {
   });
 }
 
+/**
+ * One HTTP request to 127.0.0.1:<port> (a local provider's API call); with `release`, a GET of that
+ * path goes out on another connection as soon as the first piece of the answer is in, so that a
+ * provider holding back the rest until then proves the answer streams rather than arrives whole.
+ */
+function httpRequest({ port, method, path, body, release }) {
+  return new Promise((resolve) => {
+    const headers = body === undefined ? {} : { 'content-type': 'application/json', accept: 'text/event-stream' };
+    const req = request({ host: '127.0.0.1', port, method, path, headers, timeout: 10_000 }, (response) => {
+      let text = '';
+      let released = release === undefined;
+      response.setEncoding('utf8');
+      response.on('data', (chunk) => {
+        text += chunk;
+        if (released) return;
+        released = true;
+        request({ host: '127.0.0.1', port, path: release }, (answer) => answer.resume()).end();
+      });
+      response.on('end', () => resolve({ status: response.statusCode, body: text }));
+    });
+    req.on('timeout', () => req.destroy(Object.assign(new Error('timed out'), { code: 'TIMEOUT' })));
+    req.on('error', (error) => resolve({ ok: false, code: error.code }));
+    req.end(body);
+  });
+}
+
 const results = [];
 for (const check of JSON.parse(process.argv[2])) {
-  results.push(check.http !== undefined ? await httpGet(check.http) : await viaProxy(check.connect, check.hold === true));
+  if (check.request !== undefined) results.push(await httpRequest(check.request));
+  else results.push(check.http !== undefined ? await httpGet(check.http) : await viaProxy(check.connect, check.hold === true));
 }
 process.stdout.write(`${JSON.stringify(results)}\n`);

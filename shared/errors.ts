@@ -30,9 +30,14 @@ export const ERROR_CODES = [
   'SELECTION_KEY_CONFLICT',
   'GIT_FAILED',
   'GIT_REF_INVALID',
+  'GIT_OUTPUT_TOO_LARGE',
   'REPOSITORY_INVALID',
   'REPOSITORY_DIRTY',
   'WORKTREE_CONFLICT',
+  /** A branch of the operator's repository (e.g. `citadel`) is a leading part of `citadel/<fork>/<branch>`, which git then cannot create. */
+  'BRANCH_NAMESPACE_CONFLICT',
+  /** The fork's stored contract no longer matches the digest its record and receipts bind. */
+  'CONTRACT_UNVERIFIABLE',
   'WORKTREE_CONTAINMENT_VIOLATION',
   'MERGE_CONFLICT',
   'MERGE_UP_TO_DATE',

@@ -3,8 +3,9 @@ import { z } from 'zod';
 import { digestOf } from '../../shared/digest';
 import type { EnvelopeRejectionReason } from '../../shared/evidence/signed-envelope';
 import { branchIdFor } from '../../shared/executors/executor-set-description';
-import { executorSetDigest, profileDigest } from '../../shared/executors/executor-digests';
+import { canonicalProfileOrder, executorSetDigest, profileDigest } from '../../shared/executors/executor-digests';
 import { synthesizeLegacyProfiles } from '../../shared/executors/legacy-runtimes';
+import type { RuntimeProfile } from '../../shared/executors/runtime-profile';
 import type { BranchEvidence, VerificationReason } from '../../shared/fork/compare';
 import { ContractV1Schema, ContractV2Schema, type Contract } from '../../shared/fork/contract';
 import type { BranchRecord, ForkRecord } from '../../shared/fork/fork-record';
@@ -18,6 +19,7 @@ import type { ForkStore } from '../store/fork-store';
 import { readStoredJson, UNTRUSTED } from '../store/read-stored-json';
 import { publicKeyDigest, publicKeyFromHex, rawPublicKey } from './signing/public-key';
 import { verifyEnvelope } from './signing/verify-envelope';
+import { signerTrust, type SignerTrust, type TrustAnchors } from './trust/signer-trust';
 
 /** A fork as re-verified from disk: every caller (compare, select, land, proof, Mission Control) uses this. */
 export interface VerifiedFork {
@@ -25,25 +27,39 @@ export interface VerifiedFork {
   readonly contract: Contract | null;
   /** Fork-level problems that make every branch non-comparable. */
   readonly forkReasons: readonly VerificationReason[];
+  /** Whether the signing key is one this machine trusts; null when the fork has no readable signing key. */
+  readonly trust: SignerTrust | null;
+  /** One per branch of the signed branch set, in its canonical order (fork.json's only when that set is not bound). */
   readonly branches: readonly BranchEvidence[];
 }
 
-/** Where a fork's stored files are (an OrchestratorContext is one). */
-export interface StoredForks {
+/** Where a fork's stored files are, and the trust anchors they are checked against (an OrchestratorContext is one). */
+export interface StoredForks extends TrustAnchors {
   readonly root: ForkRoot;
   readonly store: ForkStore;
 }
 
+/** One branch of the set being verified: its signed profile (when bound) and its fork.json entry (when exactly one). */
+interface BranchSlot {
+  readonly branchId: string;
+  readonly profile: RuntimeProfile | null;
+  readonly branch: BranchRecord | null;
+}
+
 /**
- * Re-verifies a fork from its stored files, which are untrusted input: the contract against its
- * digest, the signer against the contract, each execution receipt and (schema 2) fork receipt
- * wrapper cryptographically and binding by binding, and the observation digest recomputed from the
- * signed facts. A stored `receipt_verified` or `trusted` flag is never read as evidence: extra
- * fields make the strict schemas reject the object.
+ * Re-verifies a fork from its stored files, which are untrusted input: the record against the
+ * directory it was read from, the contract against its digest, the signer against the contract and
+ * against the local key store (the trust anchor), the branch set against the signed executor set,
+ * each execution receipt and (schema 2) fork receipt wrapper cryptographically and binding by
+ * binding, and the observation digest recomputed from the signed facts. A stored
+ * `receipt_verified` or `trusted` flag is never read as evidence: extra fields make the strict
+ * schemas reject the object.
  */
 export async function verifyFork(ctx: StoredForks, forkId: string): Promise<VerifiedFork> {
   const record = await ctx.store.readRecord(forkId);
   const forkReasons: VerificationReason[] = [];
+  // A fork directory copied over another carries that fork's record and evidence, all consistent.
+  if (record.fork_id !== forkId) forkReasons.push('fork_id_mismatch');
   const contractSchema = record.schema_version === 1 ? ContractV1Schema : ContractV2Schema;
   const contract = await readStoredJson(ctx.store.file(forkId, 'contract'), contractSchema, UNTRUSTED);
   if (contract.status !== 'valid' || digestOf(contract.value) !== record.contract_digest) forkReasons.push('contract_digest_mismatch');
@@ -67,6 +83,10 @@ export async function verifyFork(ctx: StoredForks, forkId: string): Promise<Veri
       forkReasons.push('signer_key_mismatch');
     }
   }
+  // Schema 1 binds no key in its contract, schema 2 binds the key the fork itself carries: either
+  // way only the local key store can say the key is the operator's.
+  const trust = keyDigest === null || signer.status !== 'valid' ? null : await signerTrust(ctx, { issuer_id: signer.value.issuer_id, public_key_digest: keyDigest });
+  if (trust !== null && !trust.trusted) forkReasons.push('signer_untrusted');
   const profiles = request.status === 'valid' ? request.value.profiles : [];
   if (record.schema_version === 2) {
     const setDigest = request.status === 'valid' ? executorSetDigest(profiles) : null;
@@ -79,36 +99,61 @@ export async function verifyFork(ctx: StoredForks, forkId: string): Promise<Veri
     const legacy = synthesizeLegacyProfiles(profiles.map((p) => p.runtime).join(','));
     if (request.status !== 'valid' || !legacy.ok || executorSetDigest(legacy.value) !== executorSetDigest(profiles)) forkReasons.push('executor_set_mismatch');
   }
+  const slots = branchSlots(record, forkReasons.includes('executor_set_mismatch') ? null : profiles, forkReasons);
   const requiredSteps = 2 + (c?.verifier.command ? 1 : 0);
-  const branches = await Promise.all(
-    record.branches.map((branch) => verifyBranch(ctx, record, c, profiles, branch, publicKey, forkReasons, requiredSteps)),
-  );
-  return { record, contract: c, forkReasons, branches };
+  const branches = await Promise.all(slots.map((slot) => verifyBranch(ctx, forkId, record, c, profiles, slot, publicKey, forkReasons, requiredSteps)));
+  return { record, contract: c, forkReasons, trust, branches };
+}
+
+/**
+ * The branches to verify come from the signed executor set (ids, profiles, canonical order), never
+ * from fork.json: a branch dropped from or duplicated in fork.json makes the set disagree, and every
+ * branch is then refused (`branch_set_mismatch`) rather than counted differently. When the set
+ * itself is not bound (already `executor_set_mismatch`), fork.json's branches are shown, once each.
+ * Schema 1 signs no set: its request's profiles stand in, bound only by being the legacy ones.
+ */
+function branchSlots(record: ForkRecord, signed: readonly RuntimeProfile[] | null, forkReasons: VerificationReason[]): BranchSlot[] {
+  const recorded = record.branches.map((b) => b.branch_id);
+  const only = (branchId: string): BranchRecord | null => {
+    const matches = record.branches.filter((b) => b.branch_id === branchId);
+    return matches.length === 1 ? (matches[0] ?? null) : null;
+  };
+  if (signed === null) {
+    if (new Set(recorded).size !== recorded.length) forkReasons.push('branch_set_mismatch');
+    return [...new Set(recorded)].map((branchId) => ({ branchId, profile: null, branch: only(branchId) }));
+  }
+  const slots = canonicalProfileOrder(signed).map((profile) => {
+    const branchId = branchIdFor(profile.profile_id);
+    return { branchId, profile, branch: only(branchId) };
+  });
+  const sorted = (ids: readonly string[]): string => JSON.stringify([...ids].sort());
+  if (sorted(recorded) !== sorted(slots.map((s) => s.branchId))) forkReasons.push('branch_set_mismatch');
+  return slots;
 }
 
 async function verifyBranch(
   ctx: StoredForks,
+  forkId: string,
   record: ForkRecord,
   contract: Contract | null,
   profiles: ForkRequest['profiles'],
-  branch: BranchRecord,
+  slot: BranchSlot,
   publicKey: KeyObject | null,
   forkReasons: readonly VerificationReason[],
   requiredSteps: number,
 ): Promise<BranchEvidence> {
-  const profile = profiles.find((p) => branchIdFor(p.profile_id) === branch.branch_id) ?? null;
+  const { branchId, branch } = slot;
+  const profile = slot.profile ?? profiles.find((p) => branchIdFor(p.profile_id) === branchId) ?? null;
   const reasons: VerificationReason[] = [...forkReasons];
-  if (profile === null || (record.schema_version === 2 && profileDigest(profile) !== branch.executor_profile_digest)) reasons.push('profile_digest_mismatch');
-  // The profile id and runtime shown for the branch come from fork.json: they must be the profile's.
-  if (profile !== null && (profile.profile_id !== branch.profile_id || profile.runtime !== branch.runtime)) reasons.push('record_mismatch');
   const requested = { model: profile?.model ?? null, local_provider: profile?.local_provider ?? null };
   const digests = { execution: null as string | null, wrapper: null as string | null };
+  // A bound profile names the branch; fork.json's copy of those names only when nothing binds them.
+  const shown = { profile_id: slot.profile?.profile_id ?? branch?.profile_id ?? profile?.profile_id ?? '', runtime: slot.profile?.runtime ?? branch?.runtime ?? profile?.runtime ?? '' };
   const result = (receipt: ExecutionReceipt | null): BranchEvidence => {
     const verified = receipt !== null && reasons.length === 0;
     return {
-      branch_id: branch.branch_id,
-      profile_id: branch.profile_id,
-      runtime: branch.runtime,
+      branch_id: branchId,
+      ...shown,
       receipt_verified: verified,
       receipt: verified ? receipt : null,
       reasons,
@@ -118,12 +163,17 @@ async function verifyBranch(
       required_steps: requiredSteps,
     };
   };
+  // Dropped from or duplicated in fork.json: already branch_set_mismatch, and no one entry to read.
+  if (branch === null) return result(null);
+  if (profile === null || (record.schema_version === 2 && profileDigest(profile) !== branch.executor_profile_digest)) reasons.push('profile_digest_mismatch');
+  // The profile id and runtime in fork.json must be the profile's.
+  if (profile !== null && (profile.profile_id !== branch.profile_id || profile.runtime !== branch.runtime)) reasons.push('record_mismatch');
   if (branch.state !== 'passed' && branch.state !== 'failed') {
     reasons.push('not_collected');
     return result(null);
   }
   if (publicKey === null) return result(null);
-  const files = attemptFiles(ctx.root, record.fork_id, branch.branch_id, branch.attempt);
+  const files = attemptFiles(ctx.root, forkId, branch.branch_id, branch.attempt);
   const envelope = await readEnvelope(files.receipt);
   if (envelope === undefined) {
     reasons.push('receipt_missing');
@@ -136,8 +186,9 @@ async function verifyBranch(
   }
   const receipt = checked.receipt;
   digests.execution = checked.receipt_digest;
+  // Bound to the fork the directory names, not to the fork the (unsigned) record claims to be.
   const bound =
-    receipt.fork_id === record.fork_id &&
+    receipt.fork_id === forkId &&
     receipt.branch_id === branch.branch_id &&
     receipt.attempt === branch.attempt &&
     receipt.runtime === branch.runtime &&
@@ -148,7 +199,7 @@ async function verifyBranch(
   if (receipt.status !== branch.state || receipt.failure_code !== branch.failure_code) reasons.push('record_mismatch');
   if (contract !== null && !containmentAgrees(contract, branch.branch_id, receipt)) reasons.push('containment_mismatch');
   if (record.schema_version === 2) {
-    digests.wrapper = await verifyWrapper(files, record, contract, branch, receipt, checked.receipt_digest, publicKey, reasons);
+    digests.wrapper = await verifyWrapper(files, forkId, record, contract, branch, receipt, checked.receipt_digest, publicKey, reasons);
   }
   return result(receipt);
 }
@@ -175,6 +226,7 @@ function containmentAgrees(contract: Contract, branchId: string, receipt: Execut
 
 async function verifyWrapper(
   files: AttemptFiles,
+  forkId: string,
   record: ForkRecord,
   contract: Contract | null,
   branch: BranchRecord,
@@ -196,7 +248,7 @@ async function verifyWrapper(
   const w = checked.receipt;
   const issuer = contract && 'issuer_id' in contract ? contract.issuer_id : null;
   const bound =
-    w.fork_id === record.fork_id &&
+    w.fork_id === forkId &&
     w.branch_id === branch.branch_id &&
     w.contract_digest === record.contract_digest &&
     w.executor_profile_digest === branch.executor_profile_digest &&

@@ -4,9 +4,12 @@ import { parseExecutorFileText } from '../../shared/executors/validate-executor-
 import { MAX_JSON_FILE_BYTES } from '../../shared/json-text';
 import { readBoundedText } from '../store/read-bounded-text';
 
-/** Reads and validates an executor file; never reads more than the size limit plus one byte. */
+/**
+ * Reads and validates an executor file: anything but a regular file (a FIFO, device or directory,
+ * also behind a symlink) is EXECUTOR_FILE_UNREADABLE at once; never more than the size limit plus one byte is read.
+ */
 export async function loadExecutorFile(file: string): Promise<ExecutorFile> {
-  const read = await readBoundedText(file, MAX_JSON_FILE_BYTES);
+  const read = await readBoundedText(file, MAX_JSON_FILE_BYTES, 'follow');
   if (!read.ok && read.kind === 'unreadable') {
     throw new CitadelError('EXECUTOR_FILE_UNREADABLE', `cannot read executor file ${file}: ${read.reason}`, { details: { reason: read.reason } });
   }

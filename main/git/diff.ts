@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
 import { devNull } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { sha256Digest } from '../../shared/digest';
 import type { Digest } from '../../shared/digest';
 import { requireCommit } from './refs';
-import { runGit, stdoutFields, type RepositoryLocation } from './run';
+import { runGit, stdoutFields, streamGit, type RepositoryLocation } from './run';
 
 /**
  * Flags that fix diff output regardless of the repository's config (colour, external drivers,
@@ -55,12 +56,18 @@ export interface DiffSummary {
   readonly diff_digest: Digest;
 }
 
-/** Files, line counts and a digest of the change from `base` to `head` (renames detected). */
+/**
+ * Files, line counts and a digest of the change from `base` to `head` (renames detected). The
+ * patch is hashed as git prints it, never held: it is as large as the files the change holds.
+ */
 export async function diffSummary(worktree: string | RepositoryLocation, base: string, head: string): Promise<DiffSummary> {
   const [from, to] = await Promise.all([requireCommit(worktree, base), requireCommit(worktree, head)]);
-  const [numstat, patch] = await Promise.all([
+  const patch = createHash('sha256');
+  const [numstat] = await Promise.all([
     runGit(worktree, ['diff', ...PINNED_DIFF_OPTIONS, '--find-renames', '--numstat', '-z', from, to, '--']),
-    runGit(worktree, ['diff', ...PINNED_DIFF_OPTIONS, '--find-renames', '--binary', '--full-index', '--unified=3', '--inter-hunk-context=0', from, to, '--']),
+    streamGit(worktree, ['diff', ...PINNED_DIFF_OPTIONS, '--find-renames', '--binary', '--full-index', '--unified=3', '--inter-hunk-context=0', from, to, '--'], {
+      onStdout: (chunk) => patch.update(chunk),
+    }),
   ]);
   const files = parseNumstat(stdoutFields(numstat));
   return {
@@ -68,7 +75,7 @@ export async function diffSummary(worktree: string | RepositoryLocation, base: s
     insertions: files.reduce((sum, file) => sum + (file.insertions ?? 0), 0),
     deletions: files.reduce((sum, file) => sum + (file.deletions ?? 0), 0),
     files,
-    diff_digest: sha256Digest(patch.stdout),
+    diff_digest: `sha256:${patch.digest('hex')}`,
   };
 }
 
@@ -95,11 +102,13 @@ function parseNumstat(fields: readonly string[]): DiffFileSummary[] {
 
 // git diff --check exits 2 when it finds whitespace errors or conflict markers.
 const PROBLEMS_FOUND = 2;
+// What of `--check`'s report is kept (it quotes every offending line): as much as a verifier's output.
+const MAX_CHECK_OUTPUT_BYTES = 8 * 1024 * 1024;
 
 export interface DiffCheckResult {
   readonly ok: boolean;
   readonly exit_code: number;
-  /** What git printed, for private storage only: it quotes source lines. */
+  /** What git printed (its first MAX_CHECK_OUTPUT_BYTES), for private storage only: it quotes source lines. */
   readonly output: string;
   /** sha256 of `output`'s bytes: what public evidence carries instead. */
   readonly output_digest: Digest;
@@ -110,15 +119,18 @@ export interface DiffCheckResult {
 export async function diffCheck(worktree: string | RepositoryLocation, base: string, head: string): Promise<DiffCheckResult> {
   const [from, to] = await Promise.all([requireCommit(worktree, base), requireCommit(worktree, head)]);
   const started = performance.now();
-  const run = await runGit(worktree, ['diff', ...PINNED_DIFF_OPTIONS, '--check', from, to, '--'], {
+  const kept = firstBytes(MAX_CHECK_OUTPUT_BYTES);
+  const run = await streamGit(worktree, ['diff', ...PINNED_DIFF_OPTIONS, '--check', from, to, '--'], {
     okExitCodes: [0, PROBLEMS_FOUND],
+    onStdout: kept.add,
   });
   const duration = Math.round(performance.now() - started);
+  const output = kept.bytes();
   return {
     ok: run.exitCode === 0,
     exit_code: run.exitCode,
-    output: run.stdout.toString('utf8'),
-    output_digest: sha256Digest(run.stdout),
+    output: output.toString('utf8'),
+    output_digest: sha256Digest(output),
     duration_ms: duration,
   };
 }
@@ -138,9 +150,30 @@ export interface DiffText {
  */
 export async function diffText(repo: string | RepositoryLocation, base: string, head: string, maxBytes: number): Promise<DiffText> {
   const [from, to] = await Promise.all([requireCommit(repo, base), requireCommit(repo, head)]);
-  const run = await runGit(repo, ['diff', ...PINNED_DIFF_OPTIONS, '--find-renames', '--unified=3', from, to, '--']);
-  const bytes = run.stdout.length;
-  if (bytes <= maxBytes) return { text: run.stdout.toString('utf8'), truncated: false, bytes };
-  const cut = run.stdout.lastIndexOf(0x0a, maxBytes - 1);
-  return { text: run.stdout.subarray(0, cut + 1).toString('utf8'), truncated: true, bytes };
+  // One byte past the limit says whether it was cut; the rest is counted, not kept.
+  const kept = firstBytes(maxBytes + 1);
+  await streamGit(repo, ['diff', ...PINNED_DIFF_OPTIONS, '--find-renames', '--unified=3', from, to, '--'], { onStdout: kept.add });
+  const diff = kept.bytes();
+  const bytes = kept.total();
+  if (bytes <= maxBytes) return { text: diff.toString('utf8'), truncated: false, bytes };
+  const cut = diff.lastIndexOf(0x0a, maxBytes - 1);
+  return { text: diff.subarray(0, cut + 1).toString('utf8'), truncated: true, bytes };
+}
+
+/** Keeps the first `limit` bytes of a stream and counts all of them. */
+function firstBytes(limit: number): { add: (chunk: Buffer) => void; bytes: () => Buffer; total: () => number } {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  let total = 0;
+  return {
+    add: (chunk) => {
+      total += chunk.length;
+      if (kept >= limit) return;
+      const part = chunk.subarray(0, limit - kept);
+      chunks.push(part);
+      kept += part.length;
+    },
+    bytes: () => Buffer.concat(chunks, kept),
+    total: () => total,
+  };
 }

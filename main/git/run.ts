@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { devNull } from 'node:os';
 import { GitPluginError, simpleGit } from 'simple-git';
@@ -60,6 +61,8 @@ export interface GitAtOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** simple-git's per-task error hook; `runGit` uses it to read the exit code and raw output. */
   readonly errors?: SimpleGitOptions['errors'];
+  /** Kills the process when signalled (`runGit`'s output limit). */
+  readonly abort?: AbortSignal;
 }
 
 /** A simple-git instance for `dir`: no prompts, no user config, no hooks, a timeout, no shell. */
@@ -76,6 +79,7 @@ export function gitAt(dir: string, options: GitAtOptions = {}): SimpleGit {
     // the hooks path and fsmonitor overrides, and GIT_CONFIG_GLOBAL pointing at the null device.
     unsafe: { allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true, allowUnsafeConfigPaths: true },
     ...(options.errors ? { errors: options.errors } : {}),
+    ...(options.abort ? { abort: options.abort } : {}),
   }).env(env);
 }
 
@@ -148,6 +152,13 @@ export interface RunGitOptions {
   readonly env?: Readonly<Record<string, string>>;
 }
 
+/**
+ * The most stdout `runGit` holds. Its commands print names, ids and counts, never file contents
+ * (those are streamed: `streamGit`); more than this is refused (GIT_OUTPUT_TOO_LARGE), the process
+ * killed, rather than buffered.
+ */
+export const MAX_GIT_OUTPUT_BYTES = 32 * 1024 * 1024;
+
 type TaskResult = Parameters<NonNullable<SimpleGitOptions['errors']>>[1];
 
 /**
@@ -158,17 +169,17 @@ type TaskResult = Parameters<NonNullable<SimpleGitOptions['errors']>>[1];
  */
 export async function runGit(where: string | RepositoryLocation, args: readonly string[], options: RunGitOptions = {}): Promise<GitRun> {
   const okExitCodes = options.okExitCodes ?? [0];
-  // In the work tree when there is one, so paths mean the same as for the agent; a work tree that
-  // is gone (the recheck must still read the git dir then) leaves the git dir.
-  const dir = typeof where === 'string' ? where : where.workTree !== null && existsSync(where.workTree) ? where.workTree : where.gitDir;
-  const prefix = typeof where === 'string' ? [] : locationArgs(where);
+  const { dir, prefix } = invocation(where);
   const env = options.env;
   // simple-git's error hook is the one place it hands over the exit code and undecoded output; a
   // fresh instance per call keeps what it sees from being mixed with another command's.
   const seen: { result?: TaskResult; rejection?: Error } = {};
+  const limit = new AbortController();
+  let printed = 0;
   try {
     const git = gitAt(dir, {
       ...(env ? { env } : {}),
+      abort: limit.signal,
       errors: (error, result) => {
         seen.result = result;
         // A timeout or abort arrives as a plugin error, whatever exit code the killed process left.
@@ -176,10 +187,18 @@ export async function runGit(where: string | RepositoryLocation, args: readonly 
         return undefined;
       },
     });
+    git.outputHandler((_command, stdout) => {
+      stdout.on('data', (chunk: Buffer) => {
+        printed += chunk.length;
+        if (printed > MAX_GIT_OUTPUT_BYTES) limit.abort();
+      });
+    });
     await git.raw(['--no-pager', ...prefix, ...args]);
   } catch (cause) {
+    if (limit.signal.aborted) throw outputTooLarge(args);
     throw new GitError({ args, exitCode: null, stdout: '', stderr: '' }, errorText(cause), cause);
   }
+  if (limit.signal.aborted) throw outputTooLarge(args);
   const { result, rejection } = seen;
   const stdout = Buffer.concat(result?.stdOut ?? []);
   const stderr = Buffer.concat(result?.stdErr ?? []).toString('utf8');
@@ -190,6 +209,75 @@ export async function runGit(where: string | RepositoryLocation, args: readonly 
     throw new GitError(outcome, reason, rejection);
   }
   return { stdout, stderr, exitCode };
+}
+
+export interface StreamGitOptions extends RunGitOptions {
+  /** Every stdout chunk, in order, as git prints it; nothing of it is kept here. */
+  readonly onStdout: (chunk: Buffer) => void;
+}
+
+// Enough of stderr to say why a command failed.
+const MAX_STREAM_STDERR_BYTES = 64 * 1024;
+
+/**
+ * `runGit` for output as large as the files it shows (a patch, a diff): stdout goes to `onStdout`
+ * as it arrives and is never held, so memory stays bounded whatever the change holds. Same git,
+ * settings, environment and location as `runGit`; killed when it prints nothing for the block timeout.
+ */
+export async function streamGit(where: string | RepositoryLocation, args: readonly string[], options: StreamGitOptions): Promise<{ exitCode: number; stderr: string }> {
+  const okExitCodes = options.okExitCodes ?? [0];
+  const { dir, prefix } = invocation(where);
+  const argv = [...FORCED_CONFIG.flatMap((setting) => ['-c', setting]), '--no-pager', ...prefix, ...args];
+  const outcome = await new Promise<{ exitCode: number | null; stderr: string; error: Error | null }>((resolve) => {
+    const child = spawn('git', argv, { cwd: dir, env: gitEnvironment(options.env), stdio: ['ignore', 'pipe', 'pipe'], shell: false, windowsHide: true });
+    let stderr = '';
+    let error: Error | null = null;
+    let idle: NodeJS.Timeout | undefined;
+    const restartIdle = (): void => {
+      clearTimeout(idle);
+      idle = setTimeout(() => {
+        error = new Error(`no output for ${BLOCK_TIMEOUT_MS} ms`);
+        child.kill('SIGKILL');
+      }, BLOCK_TIMEOUT_MS);
+    };
+    restartIdle();
+    child.stdout.on('data', (chunk: Buffer) => {
+      restartIdle();
+      options.onStdout(chunk);
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      restartIdle();
+      if (stderr.length < MAX_STREAM_STDERR_BYTES) stderr += chunk.slice(0, MAX_STREAM_STDERR_BYTES - stderr.length);
+    });
+    child.on('error', (cause) => (error = cause));
+    child.on('close', (code) => {
+      clearTimeout(idle);
+      resolve({ exitCode: code, stderr, error });
+    });
+  });
+  const { exitCode, stderr, error } = outcome;
+  if (error !== null || exitCode === null || !okExitCodes.includes(exitCode)) {
+    const reason = error !== null ? error.message : `exit code ${String(exitCode)}: ${firstLine(stderr)}`;
+    throw new GitError({ args, exitCode: error !== null ? null : exitCode, stdout: '', stderr }, reason, error ?? undefined);
+  }
+  return { exitCode, stderr };
+}
+
+/**
+ * Where git runs and the location arguments it gets: in the work tree when there is one, so paths
+ * mean the same as for the agent; a work tree that is gone (the recheck must still read the git
+ * dir then) leaves the git dir.
+ */
+function invocation(where: string | RepositoryLocation): { dir: string; prefix: string[] } {
+  if (typeof where === 'string') return { dir: where, prefix: [] };
+  const dir = where.workTree !== null && existsSync(where.workTree) ? where.workTree : where.gitDir;
+  return { dir, prefix: locationArgs(where) };
+}
+
+function outputTooLarge(args: readonly string[]): CitadelError {
+  return new CitadelError('GIT_OUTPUT_TOO_LARGE', `git ${args.join(' ')} printed more than ${MAX_GIT_OUTPUT_BYTES} bytes`, {
+    details: { args: [...args], max_bytes: MAX_GIT_OUTPUT_BYTES },
+  });
 }
 
 function locationArgs(where: RepositoryLocation): string[] {

@@ -28,6 +28,18 @@ export async function findMergeCommit(repo: string, intent: LandingIntent): Prom
   return null;
 }
 
+/**
+ * Whether `commit` is a merge the landing made: it exists in the target, its parents are exactly the
+ * intent's [target head before, selected branch head], and it is on the target branch. A journal
+ * line is stored input: a result naming any other commit proves no landing.
+ */
+export async function mergeCommitHolds(repo: string, intent: LandingIntent, commit: string): Promise<boolean> {
+  const parents = await runGit(repo, ['rev-list', '--parents', '-n', '1', '--end-of-options', `${commit}^{commit}`], { okExitCodes: [0, 128] });
+  if (parents.exitCode !== 0 || stdoutLine(parents) !== [commit, ...intent.expected_parents].join(' ')) return false;
+  const onBranch = await runGit(repo, ['merge-base', '--is-ancestor', '--end-of-options', commit, `refs/heads/${intent.target_branch}`], { okExitCodes: [0, 1, 128] });
+  return onBranch.exitCode === 0;
+}
+
 /** When `commit` was committed, as an ISO time: the truthful landing time, also for a merge found after a crash. */
 export async function commitTime(repo: string, commit: string): Promise<string> {
   const seconds = Number(stdoutLine(await runGit(repo, ['log', '-1', '--format=%ct', '--end-of-options', commit])));

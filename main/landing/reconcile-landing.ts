@@ -1,6 +1,7 @@
 import type { OrchestratorContext } from '../host/context';
 import type { Journal } from '../store/journal';
-import { commitTime, findMergeCommit } from './find-merge-commit';
+import { CitadelError } from '../../shared/errors';
+import { commitTime, findMergeCommit, mergeCommitHolds } from './find-merge-commit';
 import { landingJournalState } from './landing-journal';
 import { recordBlocked, recordLanded } from './record-landing';
 import { withLockedFork } from './with-locked-fork';
@@ -24,6 +25,12 @@ export async function settleLanding(ctx: OrchestratorContext, journal: Journal, 
   const state = landingJournalState(journal);
   if (state.kind === 'none') return { outcome: 'none' };
   if (state.kind === 'landed') {
+    // Only the journal says so: a landing counts when its merge commit is really in the target.
+    const fork = await ctx.store.readRecord(state.intent.fork_id);
+    if (fork.state !== 'landed' && !(await mergeCommitHolds(repo, state.intent, state.outcome.merge_commit))) {
+      const message = `the journal records landing ${state.key} with merge commit ${state.outcome.merge_commit}, which is not a merge of ${state.intent.expected_parents.join(' and ')} on ${state.intent.target_branch} in the target`;
+      throw new CitadelError('FORK_RECORD_INVALID', message, { details: { fork_id: state.intent.fork_id, key: state.key, merge_commit: state.outcome.merge_commit } });
+    }
     await recordLanded(ctx, state.intent, state.outcome);
     return { outcome: 'landed', merge_commit: state.outcome.merge_commit };
   }

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import type { KeyObject } from 'node:crypto';
 import picomatch from 'picomatch';
 import { z } from 'zod';
@@ -16,11 +15,13 @@ import { checkContainment, containmentSnapshot, type ContainmentSnapshot, type C
 import { changedPaths, diffCheck, diffSummary } from '../git/diff';
 import { childEnvironment, COMMON_ENV_ALLOWLIST } from '../runtimes/env-allowlist';
 import { adapterFor } from '../runtimes/registry';
+import { outputTruncationOf } from '../runtimes/supervisor/output-truncation';
 import type { ExitedStatus } from '../runtimes/supervisor/run-status';
 import { writePrivateFile, writePrivateJson } from '../store/atomic-file';
 import { crashPoint } from '../store/crash-points';
-import { attemptFiles, attemptKey, type AttemptFiles } from '../store/fork-layout';
+import { attemptFiles, attemptKey, STORED_FILE_MAX_BYTES, type AttemptFiles } from '../store/fork-layout';
 import type { Journal } from '../store/journal';
+import { readTail } from '../store/read-bounded-text';
 import { CHECKPOINT, readStoredJson } from '../store/read-stored-json';
 import { runVerifierCommand } from '../verifier/run-verifier-command';
 import type { OrchestratorContext } from '../host/context';
@@ -50,8 +51,6 @@ export interface CollectOutcome {
   readonly status: 'passed' | 'failed';
   readonly failure_code: FailureCode | null;
 }
-
-const MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
 
 const ContainmentCheckSchema = z.strictObject({ violations: z.array(z.record(z.string(), z.unknown())) });
 const ResultCommitSchema = z.strictObject({ commit: z.string(), tree: z.string(), changed: z.boolean() });
@@ -89,6 +88,8 @@ export async function collectBranch(ctx: OrchestratorContext, journal: Journal, 
     runtimeFailure ?? (costOverBudget ? 'BUDGET_EXCEEDED' : verifier.protectedTouched ? 'POLICY_PROTECTED_PATH' : verifier.status === 'passed' ? null : 'VERIFIER_FAILED');
   const status = failure === null ? 'passed' : 'failed';
   const exited = end.kind === 'exited' ? end.status : null;
+  // Not started: nothing printed, nothing lost. Stopped without a record: unknown, so not stated.
+  const outputTruncated = exited !== null ? outputTruncationOf(exited) : end.kind === 'not_started' ? null : undefined;
 
   const receipt: ExecutionReceipt = {
     schema_version: 1,
@@ -123,6 +124,7 @@ export async function collectBranch(ctx: OrchestratorContext, journal: Journal, 
     failure_code: failure,
     // What the run was launched under, as its launch recorded it (verify-fork checks it against the contract).
     ...(launch?.containment === undefined ? {} : { containment: launch.containment }),
+    ...(outputTruncated === undefined ? {} : { output_truncated: outputTruncated }),
   };
   const receiptEnvelope = signEnvelope(receipt, input.signer.privateKey);
   await writePrivateJson(files.receipt, receiptEnvelope);
@@ -163,7 +165,7 @@ async function containmentCheck(files: AttemptFiles, input: CollectInput): Promi
 
 async function parseRun(ctx: OrchestratorContext, input: CollectInput, files: AttemptFiles, status: ExitedStatus): Promise<ParsedRuntimeOutput> {
   const adapter = adapterFor(input.branch.runtime, ctx.adapters);
-  const [stdout, stderr] = await Promise.all([readBounded(files.stdout), readBounded(files.stderr)]);
+  const [stdout, stderr] = await Promise.all([readLogTail(files.stdout), readLogTail(files.stderr)]);
   return adapter.parseOutput({
     stdout,
     stderr,
@@ -249,7 +251,13 @@ async function verify(
   return { status: steps.every((s) => s.status === 'passed') ? 'passed' : 'failed', steps, protectedTouched };
 }
 
-async function readBounded(file: string): Promise<string> {
-  const buffer = await readFile(file).catch(() => Buffer.alloc(0));
-  return buffer.subarray(0, MAX_OUTPUT_BYTES).toString('utf8');
+/**
+ * The end of a runtime log, where its outcome is (STORED_FILE_MAX_BYTES.logTail), never the whole
+ * file: when its start was cut, the cut first line is dropped (kept when it is the only line). A
+ * log that is missing or not a regular file reads as empty.
+ */
+async function readLogTail(file: string): Promise<string> {
+  const tail = await readTail(file, STORED_FILE_MAX_BYTES.logTail);
+  if (!tail.ok) return '';
+  return tail.bytes.subarray(tail.cut ? tail.bytes.indexOf(0x0a) + 1 : 0).toString('utf8');
 }

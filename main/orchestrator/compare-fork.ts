@@ -2,8 +2,13 @@ import { compareBranches, type Comparison } from '../../shared/fork/compare';
 import { verifyFork } from '../evidence/verify-fork';
 import type { OrchestratorContext } from '../host/context';
 
-/** `citadel fork compare`: fresh re-verification from disk, then the pure comparison engine. */
+/**
+ * `citadel fork compare`: fresh re-verification from disk, then the pure comparison engine. An
+ * untrusted signer is said first, in words: it is why no branch is comparable.
+ */
 export async function compareFork(ctx: OrchestratorContext, forkId: string): Promise<Comparison & { fork_id: string; state: string }> {
   const verified = await verifyFork(ctx, forkId);
-  return { fork_id: forkId, state: verified.record.state, ...compareBranches(verified.branches) };
+  const comparison = compareBranches(verified.branches);
+  const trust = verified.trust !== null && !verified.trust.trusted ? [`signer_untrusted: ${verified.trust.message}`] : [];
+  return { fork_id: forkId, state: verified.record.state, ...comparison, reasons: [...trust, ...comparison.reasons] };
 }

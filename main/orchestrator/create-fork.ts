@@ -13,6 +13,7 @@ import type { OrchestratorContext } from '../host/context';
 import type { ForkRequest, SignerRecord } from '../../shared/fork/fork-request';
 import type { ContainmentChoice } from '../../shared/fork/containment-facts';
 import { contractContainment } from './branch-containment';
+import { assertDeliveryNamespaceFree } from './delivery-namespace';
 import { loadWorkflow } from './load-workflow';
 import { newForkId } from './new-fork-id';
 import { adapterFor } from '../runtimes/registry';
@@ -75,6 +76,7 @@ export async function createFork(ctx: OrchestratorContext, input: CreateForkInpu
       : { ...core, executor_set_digest: executorSetDigest(profiles), signer_public_key_digest: signer.publicKeyDigest, issuer_id: signer.issuerId };
 
   const forkId = newForkId(ctx.now().getTime());
+  await assertDeliveryNamespaceFree(repo.root, profiles.map((profile) => gitBranchName(forkId, branchIdFor(profile.profile_id))));
   const at = ctx.now().toISOString();
   const record: ForkRecord = {
     schema_version: schemaVersion,

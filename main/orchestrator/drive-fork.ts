@@ -1,9 +1,9 @@
 import type { KeyObject } from 'node:crypto';
 import path from 'node:path';
-import { CitadelError } from '../../shared/errors';
+import { CitadelError, type ErrorCode } from '../../shared/errors';
 import { branchIdFor } from '../../shared/executors/executor-set-description';
-import { ContractV1Schema, ContractV2Schema, type Contract } from '../../shared/fork/contract';
-import type { BranchRecord, ForkRecord } from '../../shared/fork/fork-record';
+import type { Contract } from '../../shared/fork/contract';
+import type { BlockedReason, BranchRecord, ForkRecord } from '../../shared/fork/fork-record';
 import type { FailureCode } from '../../shared/runtime/telemetry';
 import { deliverResult, ensureBaseRepository, ensureBranchRepository, type BranchRepository } from '../git/branch-repository';
 import { containmentSnapshot, type ContainmentSnapshot } from '../git/containment';
@@ -17,10 +17,12 @@ import { attemptFiles, attemptKey, baseRepository, branchRepository, forkFile } 
 import type { Journal } from '../store/journal';
 import { readStoredJson, UNTRUSTED } from '../store/read-stored-json';
 import { collectBranch, type RunEnd } from './collect-branch';
+import { settledByOperator, unverifiableContractChanges, verifiedContract } from './contract-standing';
+import { assertResultBranchCreatable } from './delivery-namespace';
 import type { OrchestratorContext } from '../host/context';
 import { ExpectedContainmentSchema, type ExpectedContainment } from './expected-containment';
 import { ForkRequestSchema, SignerRecordSchema, type ForkRequest } from '../../shared/fork/fork-request';
-import { launchBranch } from './launch-branch';
+import { launchBranch, type LaunchOutcome } from './launch-branch';
 import { commitTransition, type BranchChange } from '../store/record-transitions';
 import { stopBranchRun, stopEndedRun, stopStatus } from './stop-branch-run';
 
@@ -41,7 +43,11 @@ export async function driveFork(ctx: OrchestratorContext, forkId: string, mode: 
   return withForkLock(
     dir,
     async () => {
-      const fork = await loadFork(ctx, forkId);
+      const record = await ctx.store.readRecord(forkId);
+      const contract = await verifiedContract(ctx, record);
+      // Without a contract that verifies nothing can be launched or collected, and no evidence of the fork can verify.
+      if (contract === null) return blockForUnverifiableContract(ctx, record);
+      const fork = await loadFork(ctx, record, contract);
       const journal = await ctx.store.openJournal(forkId);
       return new ForkDriver(ctx, journal, fork).run(mode);
     },
@@ -56,12 +62,33 @@ interface LoadedFork {
   objective: string;
 }
 
-async function loadFork(ctx: OrchestratorContext, forkId: string): Promise<LoadedFork> {
-  const record = await ctx.store.readRecord(forkId);
-  const contract = await ctx.store.readJson(forkId, 'contract', record.schema_version === 1 ? ContractV1Schema : ContractV2Schema);
-  const request = await ctx.store.readJson(forkId, 'request', ForkRequestSchema);
-  const objective = await ctx.store.readText(forkId, 'objective');
+async function loadFork(ctx: OrchestratorContext, record: ForkRecord, contract: Contract): Promise<LoadedFork> {
+  const request = await ctx.store.readJson(record.fork_id, 'request', ForkRequestSchema);
+  const objective = await ctx.store.readText(record.fork_id, 'objective');
   return { record, contract, request, objective };
+}
+
+/** The drive of a fork whose contract no longer verifies: any live run is stopped, and its branches blocked. */
+async function blockForUnverifiableContract(ctx: OrchestratorContext, record: ForkRecord): Promise<ForkRecord> {
+  if (settledByOperator(record)) return record;
+  for (const branch of record.branches.filter((b) => b.state === 'running')) {
+    await stopIfLive(attemptFiles(ctx.root, record.fork_id, branch.branch_id, branch.attempt).status);
+  }
+  const changes = unverifiableContractChanges(record.branches, { unsettled: true });
+  return Object.keys(changes).length === 0 ? record : commitTransition(ctx, record, changes);
+}
+
+/** Stops a run whose supervisor or runtime is still alive: unaccounted work must not go on. */
+async function stopIfLive(statusFile: string): Promise<void> {
+  const status = await readStatus(statusFile).catch(() => null);
+  if (status && status.phase === 'running' && (isSupervisorAlive(status) || isRuntimeAlive(status))) await stopRun(statusFile, status, STOP_GRACE_MS);
+}
+
+/** A typed refusal that settles a branch as blocked; a lost lock is transient (the effect stays in doubt for `resume`), anything untyped a defect. */
+const MACHINE_LAUNCH_FAILURES: ReadonlySet<ErrorCode> = new Set(['SANDBOX_UNAVAILABLE', 'SUPERVISOR_START_FAILED']);
+
+function isBlockingRefusal(error: unknown): error is CitadelError {
+  return error instanceof CitadelError && error.code !== 'FORK_LOCKED';
 }
 
 class ForkDriver {
@@ -84,17 +111,55 @@ class ForkDriver {
     // `exited-only` (STOP's follow-up) records what has ended and never starts anything.
     const pending = mode === 'exited-only' ? [] : this.record.branches.filter((b) => b.state === 'pending');
     if (pending.length > 0) {
-      await this.ensureBaseRepository();
-      for (const branch of pending) await this.ensureBranchWorktree(branch);
-      this.expected = await this.expectedSnapshots(pending);
+      const prepared = await this.prepare(pending);
       // One at a time, in branch order: which launch a crash leaves in doubt stays deterministic.
-      for (const branch of pending) await this.launch(this.current(branch.branch_id));
+      for (const branch of prepared) await this.launch(this.current(branch.branch_id));
     }
-    if (mode === 'none') return this.record;
-    const running = this.record.branches.filter((b) => b.state === 'running');
-    // Each branch's check reads only its own repository, so collections need no particular order.
-    await Promise.all(running.map((branch) => this.finish(branch, mode)));
+    if (mode !== 'none') {
+      const running = this.record.branches.filter((b) => b.state === 'running');
+      // Each branch's check reads only its own repository, so collections need no particular order.
+      await Promise.all(running.map((branch) => this.finish(branch, mode)));
+    }
+    // A contract overwritten during the run (after every collection) still blocks the fork.
+    await this.transition({});
     return this.record;
+  }
+
+  /**
+   * The base store, each pending branch's repository and the pre-run snapshots. A typed refusal
+   * (a conflicting path, a repository that cannot be read) blocks the branches it stops as
+   * `start_refused`, with its code: nothing of theirs ran, and `resolve` or `clean` ends them.
+   */
+  private async prepare(pending: readonly BranchRecord[]): Promise<BranchRecord[]> {
+    if (!(await this.refusingStart(pending, () => this.ensureBaseRepository()))) return [];
+    // Each branch repository is its own git dir and work tree, so they are checked out side by side;
+    // every one settles before anything is thrown, so none writes after the drive has given up.
+    const made = await Promise.allSettled(pending.map((branch) => this.refusingStart([branch], () => this.ensureBranchWorktree(branch))));
+    const failed = made.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
+    const prepared = pending.filter((_, i) => made[i]?.status === 'fulfilled' && made[i].value);
+    const captured = await this.refusingStart(prepared, async () => {
+      this.expected = await this.expectedSnapshots(prepared);
+    });
+    return captured ? prepared : [];
+  }
+
+  /** Runs one start step; on a typed refusal blocks `branches` as `start_refused` and answers false. */
+  private async refusingStart(branches: readonly BranchRecord[], step: () => Promise<void>): Promise<boolean> {
+    if (branches.length === 0) return true;
+    try {
+      await step();
+      return true;
+    } catch (error) {
+      if (!isBlockingRefusal(error)) throw error;
+      await this.transition(Object.fromEntries(branches.map((b) => [b.branch_id, this.blocked('start_refused', error.code)])));
+      return false;
+    }
+  }
+
+  private blocked(reason: BlockedReason, code: ErrorCode): BranchChange {
+    // Nothing ran when a start is refused, so its outcome is known; every other block leaves it unknown.
+    return { state: 'blocked', blocked_reason: reason, blocked_code: code, failure_code: reason === 'start_refused' ? null : 'RUNTIME_OUTCOME_UNKNOWN' };
   }
 
   private current(branchId: string): BranchRecord {
@@ -169,8 +234,20 @@ class ForkDriver {
     if (status === 'done') return this.transition({ [branch.branch_id]: { state: 'running' } });
 
     const profile = this.fork.request.profiles.find((p) => branchIdFor(p.profile_id) === branch.branch_id);
-    if (!profile) throw new CitadelError('FORK_RECORD_INVALID', `no profile recorded for ${branch.branch_id}`);
-    const outcome = await launchBranch(this.ctx, this.journal, this.record.fork_id, branch, profile, this.fork.contract, this.fork.objective, this.worktreeOf(branch));
+    let outcome: LaunchOutcome;
+    try {
+      if (!profile) throw new CitadelError('FORK_RECORD_INVALID', `no profile recorded for ${branch.branch_id}`);
+      outcome = await launchBranch(this.ctx, this.journal, this.record.fork_id, branch, profile, this.fork.contract, this.fork.objective, this.worktreeOf(branch));
+    } catch (error) {
+      // This machine cannot launch at all (a sandbox gone since creation, no supervisor to start):
+      // the drive fails with that code, which the operator sees, instead of blocking each branch.
+      // A sandbox is probed before the launch intent, so that branch stays pending for `resume`.
+      if (!isBlockingRefusal(error) || MACHINE_LAUNCH_FAILURES.has(error.code)) throw error;
+      // Refused after its intent (the spawn may have begun): in doubt, like a crash there.
+      if (this.journal.status('runtime.launch', key) === 'in-doubt') return this.blockInDoubtLaunch(branch, files.status);
+      // Refused before it (an unwritable attempt directory, a profile missing from the request): nothing ran.
+      return this.transition({ [branch.branch_id]: this.blocked('start_refused', error.code) });
+    }
     if (outcome.kind === 'not_started') return this.collectAndRecord(branch, { kind: 'not_started', failure: outcome.failure });
     if (outcome.kind === 'in_doubt') return this.blockInDoubtLaunch(branch, files.status);
     await this.transition({ [branch.branch_id]: { state: 'running' } });
@@ -181,8 +258,7 @@ class ForkDriver {
    * stopped (unaccounted work must not go on), and the branch waits for an operator.
    */
   private async blockInDoubtLaunch(branch: BranchRecord, statusFile: string): Promise<void> {
-    const status = await readStatus(statusFile).catch(() => null);
-    if (status && status.phase === 'running' && (isSupervisorAlive(status) || isRuntimeAlive(status))) await stopRun(statusFile, status, STOP_GRACE_MS);
+    await stopIfLive(statusFile);
     await this.transition({ [branch.branch_id]: { state: 'blocked', blocked_reason: 'launch_in_doubt', failure_code: 'RUNTIME_OUTCOME_UNKNOWN' } });
   }
 
@@ -191,8 +267,10 @@ class ForkDriver {
     const collected = this.journal.resultOf('receipt.collect', key);
     if (collected) {
       const data = collected.data as { status: 'passed' | 'failed'; failure_code: FailureCode | null };
-      await this.deliver(branch);
-      return this.transition({ [branch.branch_id]: { state: data.status, failure_code: data.failure_code } });
+      return this.blockingCollectRefusal(branch, async () => {
+        await this.deliver(branch);
+        await this.transition({ [branch.branch_id]: { state: data.status, failure_code: data.failure_code } });
+      });
     }
     const statusFile = attemptFiles(this.ctx.root, this.record.fork_id, branch.branch_id, branch.attempt).status;
     // A STOP cut short (journaled intent, no result) is finished first: the operator's request stands.
@@ -217,15 +295,23 @@ class ForkDriver {
   }
 
   private async collectAndRecord(branch: BranchRecord, end: RunEnd): Promise<void> {
-    const work = this.collecting.then(() => this.collectOnce(branch, end)).catch(async (error: unknown) => {
-      // A typed refusal (lost key, unreadable evidence) would otherwise leave the branch running
-      // forever; blocked, it waits for `fork resolve` like any outcome Citadel cannot establish.
-      // A lost lock is transient: the collection stays in doubt for `resume`, not for an operator.
-      if (!(error instanceof CitadelError) || error.code === 'FORK_LOCKED') throw error;
-      await this.transition({ [branch.branch_id]: { state: 'blocked', blocked_reason: 'collect_failed', blocked_code: error.code, failure_code: 'RUNTIME_OUTCOME_UNKNOWN' } });
-    });
+    const work = this.collecting.then(() => this.blockingCollectRefusal(branch, () => this.collectOnce(branch, end)));
     this.collecting = work.catch(() => undefined);
     await work;
+  }
+
+  /**
+   * A typed refusal while collecting or delivering (lost key, unreadable evidence, a result branch
+   * git cannot create) would otherwise leave the branch running forever; blocked, it waits for
+   * `fork resolve` like any outcome Citadel cannot establish.
+   */
+  private async blockingCollectRefusal(branch: BranchRecord, work: () => Promise<void>): Promise<void> {
+    try {
+      await work();
+    } catch (error) {
+      if (!isBlockingRefusal(error)) throw error;
+      await this.transition({ [branch.branch_id]: this.blocked('collect_failed', error.code) });
+    }
   }
 
   private async collectOnce(branch: BranchRecord, end: RunEnd): Promise<void> {
@@ -262,6 +348,7 @@ class ForkDriver {
     const collected = this.journal.resultOf('receipt.collect', key)?.data?.result_commit;
     const commit = typeof collected === 'string' ? collected : this.record.base_revision;
     await this.journal.intent('result.deliver', key, { commit });
+    await assertResultBranchCreatable(this.fork.request.repo, branch.git_branch);
     const outcome = await deliverResult(this.fork.request.repo, this.repositoryOf(branch), branch.git_branch, commit);
     await this.journal.result('result.deliver', key, 'done', { commit, outcome });
   }
@@ -278,10 +365,21 @@ class ForkDriver {
     return this.signerCache;
   }
 
-  /** Snapshot writes are serialized: concurrent branch updates must all land, in order. */
+  /**
+   * Snapshot writes are serialized: concurrent branch updates must all land, in order. Each first
+   * re-reads the stored contract: once it no longer verifies, every branch whose evidence would
+   * count is recorded as blocked for it, so the fork never turns `ready` on evidence that cannot verify.
+   */
   private async transition(changes: Record<string, BranchChange>): Promise<void> {
     const write = this.writing.then(async () => {
-      this.record = await commitTransition(this.ctx, this.record, changes);
+      let next = changes;
+      if (!settledByOperator(this.record) && (await verifiedContract(this.ctx, this.record)) === null) {
+        // As the branches will be: those still to run or collect are blocked by the next drive.
+        const after = this.record.branches.map((b) => ({ ...b, ...changes[b.branch_id] }));
+        next = { ...changes, ...unverifiableContractChanges(after, { unsettled: false }) };
+      }
+      if (Object.keys(next).length === 0) return;
+      this.record = await commitTransition(this.ctx, this.record, next);
     });
     this.writing = write.catch(() => undefined);
     await write;

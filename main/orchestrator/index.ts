@@ -9,6 +9,7 @@ import type { ReadinessReport } from '../../shared/runtime/readiness';
 import type { Resumability } from '../../shared/fork/resumability';
 import type { OrchestratorContext } from '../host/context';
 import { BUILTIN_SANDBOX_BACKENDS } from '../sandbox/registry';
+import { withContractStanding } from './contract-standing';
 import { listForks as listAll } from './list-forks';
 import { readinessReport } from './readiness';
 import { resumability as resumabilityOf } from './resumability';
@@ -27,9 +28,9 @@ export { previewFork, validateExecutors, validateExecutorFile } from './executor
 export { settingsOf as settings } from './settings';
 export { openArtifact } from '../publish/open-artifact';
 
-/** One fork's record as it is on disk. */
-export function forkStatus(ctx: OrchestratorContext, forkId: string): Promise<ForkRecord> {
-  return ctx.store.readRecord(forkId);
+/** One fork's record as it is on disk; a fork whose stored contract no longer verifies reads as blocked for it. */
+export async function forkStatus(ctx: OrchestratorContext, forkId: string): Promise<ForkRecord> {
+  return withContractStanding(ctx, await ctx.store.readRecord(forkId));
 }
 
 /** Every fork under the root, or those in one state; an unreadable record is listed as unknown. */

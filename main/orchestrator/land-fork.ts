@@ -26,7 +26,10 @@ export async function landingInputFor(ctx: OrchestratorContext, forkId: string):
       const compared = compareBranches(verified.branches).branches.find((b) => b.branch_id === branchId);
       const receipt = verified.branches.find((b) => b.branch_id === branchId)?.receipt ?? null;
       if (!compared) return { ok: false, reason: `no branch ${branchId}` };
-      if (!compared.receipt_verified || receipt === null) return { ok: false, reason: `receipt not verified: ${compared.reasons.join(', ')}` };
+      if (!compared.receipt_verified || receipt === null) {
+        const trust = verified.trust !== null && !verified.trust.trusted ? ` (${verified.trust.message})` : '';
+        return { ok: false, reason: `receipt not verified: ${compared.reasons.join(', ')}${trust}` };
+      }
       // What lands must be exactly what was verified: a commit added to the branch afterwards is not.
       const head = await revParse(repo, `refs/heads/${gitBranchName(forkId, branchId)}`);
       const verifiedHead = receipt.result_commit ?? verified.record.base_revision;

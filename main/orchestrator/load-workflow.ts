@@ -25,7 +25,7 @@ export const BUILTIN_WORKFLOW: LoadedWorkflow = {
  */
 export async function loadWorkflow(file: string | undefined, repoTopLevel: string): Promise<LoadedWorkflow> {
   if (file === undefined) return BUILTIN_WORKFLOW;
-  const read = await readBoundedText(file, MAX_JSON_FILE_BYTES);
+  const read = await readBoundedText(file, MAX_JSON_FILE_BYTES, 'follow');
   if (!read.ok && read.kind === 'unreadable') {
     throw new CitadelError('WORKFLOW_FILE_UNREADABLE', `cannot read workflow file ${file}: ${read.reason}`, { details: { reason: read.reason } });
   }

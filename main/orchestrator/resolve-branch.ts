@@ -17,7 +17,9 @@ export type Resolution = 'mark-failed' | 'retry';
 /**
  * The explicit operator decision for a blocked branch (decisions D11). `mark-failed` settles it
  * as failed with its outcome unknown; `retry` discards the attempt's worktree (its evidence stays)
- * and makes a fresh attempt from the base revision, which `resume` then launches.
+ * and makes a fresh attempt from the base revision, which `resume` then launches. A branch whose
+ * start was refused never ran: its retry starts the same attempt again (no attempt is used, and
+ * its journaled, repeatable preparation is redone or kept as the journal says).
  */
 export async function resolveBranch(ctx: OrchestratorContext, forkId: string, branchId: string, resolution: Resolution): Promise<ForkRecord> {
   await ctx.store.readRecord(forkId);
@@ -25,16 +27,24 @@ export async function resolveBranch(ctx: OrchestratorContext, forkId: string, br
     const record = await ctx.store.readRecord(forkId);
     const branch = record.branches.find((b) => b.branch_id === branchId);
     if (!branch) throw new CitadelError('BRANCH_NOT_FOUND', `no branch ${branchId} in ${forkId}`);
-    if (branch.state !== 'blocked') {
-      throw new CitadelError('FORK_STATE_CONFLICT', `${branchId} is ${branch.state}; only a blocked branch needs a decision`, { details: { state: branch.state } });
-    }
-    if (resolution === 'retry') await refuseRetryPastBudget(ctx, record, branch.attempt);
     const journal = await ctx.store.openJournal(forkId);
     const key = attemptKey(branchId, branch.attempt);
+    // A pending branch whose launch was never begun (its start refused with the branch left pending,
+    // e.g. a sandbox gone since creation) can be marked failed: nothing of it runs or can be in doubt.
+    const neverLaunched = branch.state === 'pending' && journal.status('runtime.launch', key) === 'not-started';
+    if (branch.state !== 'blocked' && !(resolution === 'mark-failed' && neverLaunched)) {
+      throw new CitadelError('FORK_STATE_CONFLICT', `${branchId} is ${branch.state}; only a blocked branch (or a pending one never launched, to mark it failed) needs a decision`, {
+        details: { state: branch.state },
+      });
+    }
+    const ran = branch.blocked_reason !== 'start_refused';
+    if (resolution === 'retry' && ran) await refuseRetryPastBudget(ctx, record, branch.attempt);
     await journal.intent('branch.resolve', key, { resolution });
     let next: ForkRecord;
     if (resolution === 'mark-failed') {
       next = await commitTransition(ctx, record, { [branchId]: { state: 'failed', failure_code: 'RUNTIME_OUTCOME_UNKNOWN', blocked_reason: null } });
+    } else if (!ran) {
+      next = await commitTransition(ctx, record, { [branchId]: { state: 'pending', failure_code: null, blocked_reason: null } });
     } else {
       const files = attemptFiles(ctx.root, forkId, branchId, branch.attempt);
       const status = await readStatus(files.status).catch(() => null);

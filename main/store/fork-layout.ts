@@ -23,6 +23,33 @@ export const FORK_FILES = {
 } as const;
 export type ForkFileName = keyof typeof FORK_FILES;
 
+const MiB = 1024 * 1024;
+
+/**
+ * The most bytes Citadel reads of a stored file, per kind (issue 12): a larger file is refused,
+ * never read whole. Records, receipts, checkpoints and the objective are kilobytes; containment
+ * snapshots hold one line per ref and git metadata file; a journal two lines per effect.
+ */
+export const STORED_FILE_MAX_BYTES = {
+  record: MiB,
+  snapshot: 16 * MiB,
+  journal: 16 * MiB,
+  /**
+   * What a runtime's parser reads of its stdout/stderr log (the supervisor caps the log): its end.
+   * Claude's one result object and Codex's `turn.completed`/`turn.failed` are the last lines
+   * printed, each far below this.
+   */
+  logTail: 16 * MiB,
+} as const;
+
+/** The size limit of the stored file at `file`, by its name (FORK_FILES, ATTEMPT_FILES, selections). */
+export function storedFileMaxBytes(file: string): number {
+  const name = path.basename(file);
+  if (name === FORK_FILES.journal || name === ATTEMPT_FILES.stopJournal) return STORED_FILE_MAX_BYTES.journal;
+  if (name === FORK_FILES.containmentBefore || name === ATTEMPT_FILES.containment) return STORED_FILE_MAX_BYTES.snapshot;
+  return STORED_FILE_MAX_BYTES.record;
+}
+
 /** Names inside one attempt's folder, `<root>/forks/<fork_id>/branches/<branch_id>/attempt-<n>/`. */
 const ATTEMPT_FILES = {
   instruction: 'instruction.md',

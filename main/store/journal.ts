@@ -1,9 +1,12 @@
-import { open, readFile, truncate } from 'node:fs/promises';
+import { open, truncate } from 'node:fs/promises';
+import path from 'node:path';
 import { z } from 'zod';
 import { CitadelError } from '../../shared/errors';
 import { PRIVATE_FILE_MODE } from './atomic-file';
 import { crashPoint } from './crash-points';
+import { storedFileMaxBytes } from './fork-layout';
 import { assertLockStillHeld } from './held-lock';
+import { readBoundedBytes } from './read-bounded-text';
 
 /** Effects that go through the journal (decisions D11), each with whether a retry is safe. */
 export const EFFECTS = {
@@ -114,11 +117,15 @@ export class Journal {
   }
 }
 
+/** A journal that is a symlink, FIFO, device or directory, or over its size limit, is refused unread. */
 async function readComplete(file: string): Promise<{ text: string; complete: string[] }> {
-  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return '';
-    throw error;
-  });
+  const read = await readBoundedBytes(file, storedFileMaxBytes(file), 'refuse');
+  if (!read.ok && read.kind === 'unreadable' && read.reason === 'ENOENT') return { text: '', complete: [] };
+  if (!read.ok) {
+    const reason = read.kind === 'unreadable' ? read.reason : read.violation.rule;
+    throw new CitadelError('FORK_RECORD_INVALID', `${path.basename(file)} cannot be read (${reason})`, { details: { file, reason } });
+  }
+  const text = read.bytes.toString('utf8');
   // Every acknowledged record ends with a newline, so whatever follows the last one is torn.
   return { text, complete: text.split('\n').slice(0, -1) };
 }

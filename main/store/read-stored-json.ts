@@ -1,9 +1,14 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 import { CitadelError } from '../../shared/errors';
+import { storedFileMaxBytes } from './fork-layout';
+import { readBoundedBytes } from './read-bounded-text';
 
-/** What reading one stored JSON file found; `unreadable` with code ENOENT is a file never written. */
+/**
+ * What reading one stored JSON file found; `unreadable` with code ENOENT is a file never written.
+ * A symlink, FIFO, device or directory is `unreadable` too, as is a file over its kind's size limit
+ * (read-bounded-text.ts names the codes): nothing is followed, waited on or read whole.
+ */
 export type StoredJson<T> =
   | { readonly status: 'unreadable'; readonly error: NodeJS.ErrnoException }
   | { readonly status: 'not_json'; readonly error: SyntaxError }
@@ -60,18 +65,23 @@ export async function readStoredJson<S extends z.ZodType>(file: string, schema: 
 
 /** A fork's stored text file (its objective), refused as `readStoredJson` refuses a fork file. */
 export async function readStoredText(file: string, trust: ForkFile): Promise<string> {
-  return readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw unreadable(file, trust, error);
-  });
+  const read = await readStoredBytes(file);
+  if (!read.ok) throw unreadable(file, trust, read.error);
+  return read.bytes.toString('utf8');
+}
+
+/** The file's bytes, up to its kind's limit, from a regular file opened without following a symlink. */
+async function readStoredBytes(file: string): Promise<{ ok: true; bytes: Buffer } | { ok: false; error: NodeJS.ErrnoException }> {
+  const read = await readBoundedBytes(file, storedFileMaxBytes(file), 'refuse');
+  if (read.ok) return read;
+  const code = read.kind === 'unreadable' ? read.reason : read.violation.rule;
+  return { ok: false, error: Object.assign(new Error(`${path.basename(file)}: ${code}`), { code }) };
 }
 
 async function readJson<S extends z.ZodType>(file: string, schema: S): Promise<StoredJson<z.infer<S>>> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    return { status: 'unreadable', error: error as NodeJS.ErrnoException };
-  }
+  const read = await readStoredBytes(file);
+  if (!read.ok) return { status: 'unreadable', error: read.error };
+  const text = read.bytes.toString('utf8');
   let value: unknown;
   try {
     value = JSON.parse(text);

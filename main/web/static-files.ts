@@ -1,7 +1,9 @@
-import { createReadStream } from 'node:fs';
-import { realpath, stat } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import path from 'node:path';
+import { pipeline } from 'node:stream';
+import { openRegularFile } from '../store/read-bounded-text';
+import { refuse } from './respond';
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
@@ -34,20 +36,24 @@ export async function resolveStaticFile(root: string, urlPath: string): Promise<
   const candidate = path.resolve(root, relative);
   if (!isInside(root, candidate)) return null;
   const real = await realpath(candidate).catch(() => null);
-  if (real === null || !isInside(root, real)) return null;
-  const info = await stat(real).catch(() => null);
-  return info?.isFile() ? real : null;
+  return real !== null && isInside(root, real) ? real : null;
 }
 
-export function sendStaticFile(res: ServerResponse, file: string, headOnly: boolean): void {
+/**
+ * Sends `file`, or 404 unless it is a regular file. That is checked on the descriptor, opened
+ * non-blocking, so a FIFO or device never holds a thread of the pool every request shares.
+ */
+export async function sendStaticFile(res: ServerResponse, file: string, headOnly: boolean): Promise<void> {
+  const opened = await openRegularFile(file, 'refuse');
+  if (!opened.ok) return refuse(res, 404, 'not found');
   res.writeHead(200, { 'Content-Type': CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream' });
   if (headOnly) {
+    await opened.handle.close();
     res.end();
     return;
   }
-  const stream = createReadStream(file);
-  stream.on('error', () => res.destroy());
-  stream.pipe(res);
+  // pipeline closes the file when the response ends, fails or is dropped by the client.
+  pipeline(opened.handle.createReadStream(), res, () => undefined);
 }
 
 function isInside(root: string, target: string): boolean {

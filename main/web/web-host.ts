@@ -63,7 +63,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (method !== 'GET' && method !== 'HEAD') return refuse(res, 405, 'the page is read with GET', { Allow: 'GET, HEAD' });
     const file = await resolveStaticFile(staticRoot, url.pathname);
     if (file === null) return refuse(res, 404, 'not found');
-    sendStaticFile(res, file, method === 'HEAD');
+    return sendStaticFile(res, file, method === 'HEAD');
   };
 
   const server = createServer((req, res) => {

@@ -26,6 +26,15 @@ export const VERIFICATION_REASONS = [
   'runtime_did_not_complete',
   /** The receipt's containment (backend, policy digest) is not what the contract binds for the branch. */
   'containment_mismatch',
+  /**
+   * The fork is signed by a key that is not an issuer key this machine's key store holds: a
+   * self-consistent chain proves nothing without a trust anchor.
+   */
+  'signer_untrusted',
+  /** The fork record names another fork than the directory it was read from (a copied fork). */
+  'fork_id_mismatch',
+  /** The branches in fork.json are not exactly the signed branch set (one dropped, duplicated or added). */
+  'branch_set_mismatch',
 ] as const;
 export const VerificationReasonSchema = z.enum(VERIFICATION_REASONS);
 export type VerificationReason = z.infer<typeof VerificationReasonSchema>;
@@ -138,6 +147,8 @@ function compareOne(e: BranchEvidence): ComparedBranch {
   if (r?.telemetry.input_tokens === null || r?.telemetry.output_tokens === null) warnings.push('tokens_unknown');
   if (e.model_proof.status === 'failed') warnings.push('model_mismatch');
   if (e.model_proof.status === 'unknown') warnings.push('model_unproven');
+  // The logs kept only the supervisor's cap of what the runtime printed (issue 12).
+  if (r?.output_truncated) warnings.push('output_truncated');
   const present = r ? r.verifier.steps.filter((s) => s.status !== 'not_run').length : 0;
   if (comparable && r?.status === 'passed' && present < e.required_steps) warnings.push('verifier_evidence_incomplete');
   return {

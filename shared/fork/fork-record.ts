@@ -14,8 +14,12 @@ export const BRANCH_STATES = ['pending', 'running', 'passed', 'failed', 'blocked
 export const BranchStateSchema = z.enum(BRANCH_STATES);
 export type BranchState = z.infer<typeof BranchStateSchema>;
 
-/** Why a branch waits for an operator: enumerated, never free text. */
-export const BlockedReasonSchema = z.enum(['launch_in_doubt', 'process_lost', 'collect_failed']);
+/**
+ * Why a branch waits for an operator: enumerated, never free text. `start_refused`: its start was
+ * refused before its runtime was launched (nothing ran); `contract_unverifiable`: the fork's stored
+ * contract no longer matches its digest, so no evidence of the fork can verify.
+ */
+export const BlockedReasonSchema = z.enum(['launch_in_doubt', 'process_lost', 'collect_failed', 'start_refused', 'contract_unverifiable']);
 export type BlockedReason = z.infer<typeof BlockedReasonSchema>;
 
 export const StateChangeSchema = z.strictObject({ state: z.string(), at: IsoTimeSchema });
@@ -33,7 +37,7 @@ export const BranchRecordSchema = z.strictObject({
   state: BranchStateSchema,
   failure_code: FailureCodeSchema.nullable(),
   blocked_reason: BlockedReasonSchema.nullable(),
-  /** The typed error behind `collect_failed`, so the operator can see why; absent otherwise (and in older records). */
+  /** The typed error behind `collect_failed`, `start_refused` or `contract_unverifiable`, so the operator can see why; absent otherwise (and in older records). */
   blocked_code: ErrorCodeSchema.optional(),
   history: z.array(StateChangeSchema),
 });

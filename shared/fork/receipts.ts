@@ -30,6 +30,14 @@ export type VerifierEvidence = z.infer<typeof VerifierEvidenceSchema>;
 
 export const InstructionFileSchema = z.strictObject({ path: z.string(), digest: DigestSchema.nullable(), kind: z.enum(['file', 'directory', 'other']) });
 
+/** A run whose output went past the supervisor's cap: the cap, and per stream the bytes not kept in its log. */
+export const OutputTruncationSchema = z.strictObject({
+  cap_bytes: z.number().int().positive(),
+  stdout_dropped_bytes: z.number().int().nonnegative(),
+  stderr_dropped_bytes: z.number().int().nonnegative(),
+});
+export type OutputTruncation = z.infer<typeof OutputTruncationSchema>;
+
 /** The signed execution receipt (decisions D9): every branch fact compare or display uses. */
 export const ExecutionReceiptSchema = z.strictObject({
   schema_version: z.literal(1),
@@ -64,6 +72,11 @@ export const ExecutionReceiptSchema = z.strictObject({
   failure_code: FailureCodeSchema.nullable(),
   /** The containment the run ran under (issue 11); absent in receipts written before containment. */
   containment: ReceiptContainmentSchema.optional(),
+  /**
+   * Null: both logs hold all the run printed. Absent where the supervisor recorded no output counts
+   * (a run STOP ended without a record; receipts written before logs were capped).
+   */
+  output_truncated: OutputTruncationSchema.nullable().optional(),
 });
 export type ExecutionReceipt = z.infer<typeof ExecutionReceiptSchema>;
 

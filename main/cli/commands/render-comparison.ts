@@ -12,7 +12,7 @@ export function renderComparison(comparison: Comparison): string {
   ];
   for (const b of comparison.branches) {
     lines.push(
-      `${b.branch_id} (${b.runtime})  ${b.comparable ? 'comparable' : 'NOT comparable'}  receipt ${b.receipt_verified ? 'verified' : 'NOT verified'}`,
+      `${b.branch_id} (${b.runtime})  ${b.comparable ? 'comparable' : 'NOT comparable'}  receipt ${b.receipt_verified ? 'verified' : 'NOT verified'}${b.reasons.includes('signer_untrusted') ? '  signer UNTRUSTED' : ''}`,
       `  verifier ${b.verifier_status} (${b.required_evidence.present}/${b.required_evidence.required} required steps ran)${b.failure_code ? `  ${b.failure_code}` : ''}`,
       `  model requested ${b.model.requested_model}${b.model.requested_provider ? ` via ${b.model.requested_provider}` : ''}, observed ${b.model.observed_model ?? 'unknown'}, proof ${b.model_proof}`,
       `  containment ${marked(describeContainment(b.containment, b.receipt_verified))}`,

@@ -27,15 +27,18 @@
  *   `AIza…`), service tokens (GitLab, Stripe, Twilio, Bitbucket, Azure), credentials in URLs,
  *   absolute paths (POSIX, Windows drive, UNC, `file:`, `~/`), and long high-entropy tokens.
  *
- * False-positive guards: `sha256:<64 hex>` digests, 40-hex commit ids and fork ids are exempt
- * from the entropy rule by exact shape; tokens made of words, numbers and versions (model ids,
- * branch and profile ids, UPPER_SNAKE codes, timestamps) are not entropy or prefix hits.
+ * False-positive guards: `sha256:<64 hex>` digests and fork ids are exempt from the entropy rule
+ * by exact shape; a 40-hex commit id only as the whole value of a commit field (a key ending in
+ * `commit` or `revision`), since a 40-hex token elsewhere (a model id, a key, a sentence) is a
+ * GitHub classic or New Relic secret as likely as a commit id; tokens made of words, numbers and
+ * versions (model ids, branch and profile ids, UPPER_SNAKE codes, timestamps) are not entropy or
+ * prefix hits.
  */
 import { CitadelError } from '../../../shared/errors';
 import { CITADEL_RULE_IDS, CITADEL_RULES } from './citadel-rules';
 import type { CitadelRuleId } from './citadel-rules';
 import { collectStringSites, renderPath } from './json-string-sites';
-import type { MemberStep } from './json-string-sites';
+import type { MemberStep, StringSite } from './json-string-sites';
 import { SECRETLINT_RULE_IDS, secretlintHits } from './secretlint-batch';
 
 /** One refused location. `rule` is one of `REDACTION_RULE_IDS`. */
@@ -59,11 +62,21 @@ function ruleMessage(rule: string): string {
   return own ?? `a secret matched by ${rule}`;
 }
 
+/** A field that carries a git object id by design: `result_commit`, `base_revision`, `commit`. */
+const COMMIT_FIELD = /(?:^|_)(?:commit|revision)$/;
+const COMMIT_ID = /^[0-9a-f]{40}$/;
+
+/** Exactly a lowercase 40-hex id as the whole value of a commit field; nothing else is exempt. */
+function isCommitIdInItsField({ text, path, keyOf }: StringSite): boolean {
+  return keyOf === null && path?.step.kind === 'member' && COMMIT_FIELD.test(path.step.key) && COMMIT_ID.test(text);
+}
+
 export async function scanForSecrets(value: unknown): Promise<RedactionHit[]> {
   const { sites, nonJson } = collectStringSites(value);
   const found: { site: number; rule: string }[] = [];
-  sites.forEach(({ text }, site) => {
-    for (const rule of CITADEL_RULES) if (rule.matches(text)) found.push({ site, rule: rule.id });
+  sites.forEach((site, index) => {
+    if (isCommitIdInItsField(site)) return;
+    for (const rule of CITADEL_RULES) if (rule.matches(site.text)) found.push({ site: index, rule: rule.id });
   });
   found.push(...(await secretlintHits(sites.map(({ text }) => text))));
   found.sort((a, b) => a.site - b.site || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0));

@@ -17,12 +17,12 @@ const HEX_ENTROPY_MIN = 2.8;
 const TOKEN_ENTROPY_MIN = 3.4;
 
 /**
- * The only high-entropy shapes a replay carries by design, exempted exactly: a content digest,
- * a 40-hex git commit id, and a fork id (`fork-` + 26 lowercase Crockford base32). Hex in
- * general is not exempt, and neither is a bare 64-hex string (an Ethereum private key has
- * that shape).
+ * The only high-entropy shapes exempted wherever they appear: a content digest and a fork id
+ * (`fork-` + 26 lowercase Crockford base32). Hex in general is not exempt: a bare 40-hex string
+ * is a GitHub classic or New Relic token as often as a commit id (secret-scan.ts exempts a
+ * commit id only in a commit field), and a bare 64-hex string is an Ethereum private key.
  */
-const EXEMPT_SHAPES = /(?<![A-Za-z0-9])(?:sha256:[0-9a-f]{64}|[0-9a-f]{40}|fork-[0-9a-hjkmnp-tv-z]{26})(?![A-Za-z0-9])/g;
+const EXEMPT_SHAPES = /(?<![A-Za-z0-9])(?:sha256:[0-9a-f]{64}|fork-[0-9a-hjkmnp-tv-z]{26})(?![A-Za-z0-9])/g;
 
 const TOKEN_RUN = new RegExp(`[A-Za-z0-9+/=_-]{${MIN_TOKEN_LENGTH},}`, 'g');
 const HEX_ONLY = /^[0-9a-fA-F]+$/;

@@ -1,9 +1,10 @@
-import { constants, type Stats } from 'node:fs';
-import { lstat, open, opendir } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { lstat, opendir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { ModelIdSchema } from '../../../shared/executors/profile-schema';
 import type { RuntimeWarning } from '../../../shared/runtime/telemetry';
+import { readBoundedBytes } from '../../store/read-bounded-text';
 
 export interface RolloutLookupRequest {
   /** Absolute `$CODEX_HOME` of the run (see codexHomeFrom). */
@@ -29,7 +30,6 @@ export type RolloutModel = { readonly model: string; readonly warning: null } | 
 const HOUR_MS = 3_600_000;
 /** Codex names date folders in local time; UTC-12..UTC+14 around an instant covers every zone. */
 const ZONE_SPAN_MS = 14 * HOUR_MS;
-const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 
 /**
  * `$CODEX_HOME`, else `$HOME/.codex`, from the environment the run was given; null when neither is an
@@ -151,22 +151,11 @@ async function matchingFiles(dir: string, suffix: string, maxEntries: number): P
   return found;
 }
 
+/** The rollout, refused (thrown) when it is a symlink, not a regular file (a FIFO never blocks) or over `maxBytes`. */
 async function readRegularFile(file: string, maxBytes: number): Promise<string> {
-  const handle = await open(file, constants.O_RDONLY | NOFOLLOW);
-  try {
-    const info = await handle.stat();
-    if (!info.isFile() || info.size > maxBytes) throw new Error('not a bounded regular file');
-    const buffer = Buffer.alloc(info.size);
-    let filled = 0;
-    while (filled < buffer.length) {
-      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    return buffer.subarray(0, filled).toString('utf8');
-  } finally {
-    await handle.close();
-  }
+  const read = await readBoundedBytes(file, maxBytes, 'refuse');
+  if (!read.ok) throw new Error('not a bounded regular file');
+  return read.bytes.toString('utf8');
 }
 
 function parseJsonRecord(line: string): Record<string, unknown> | null {

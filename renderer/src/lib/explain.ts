@@ -24,6 +24,8 @@ const BLOCKED = {
   launch_in_doubt: 'Citadel cannot tell whether the runtime was launched. An operator must decide (Mark failed or Retry; citadel fork resolve) before anything is retried.',
   process_lost: 'The runtime process was lost before its result was collected. An operator must decide (Mark failed or Retry; citadel fork resolve).',
   collect_failed: "The branch's result could not be collected. An operator must decide (Mark failed or Retry; citadel fork resolve).",
+  start_refused: 'The branch could not be started, and nothing ran. Fix what its code names, then Retry (it uses no attempt), or Mark failed (citadel fork resolve).',
+  contract_unverifiable: "The fork's stored contract no longer matches the one it was created with, so none of its evidence can verify. Mark failed, then clean the fork.",
 } as const satisfies Record<BlockedReason, string>;
 
 const LANDING_CHECKS = {

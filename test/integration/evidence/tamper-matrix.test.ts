@@ -28,7 +28,7 @@
  * executor set digest is order-independent by design).
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -101,6 +101,9 @@ interface Fixture {
   readonly passing: string;
   /** The pristine fork root (only `forks/<id>/`), never modified. */
   readonly template: string;
+  /** The fork's issuer and the file key store holding its key: the trust anchor every copy is checked against. */
+  readonly issuer: string;
+  readonly keysDir: string;
   /** Working fork roots: each in-process mutation edits one file of one of them and restores it. */
   readonly workers: readonly Worker[];
   readonly pristine: Comparison;
@@ -283,8 +286,8 @@ function signerMutations(f: Fixture): Mutation[] {
   const keyStore = (doc as { key_store: string }).key_store === 'file' ? 'os-keychain' : 'file';
   return [
     ...generic,
-    // Another real key with its own matching digest: schema 2 binds the key in the contract; schema 1
-    // has no such binding, and every signature then fails to verify.
+    // Another real key with its own matching digest: not the local issuer key, so untrusted; beyond
+    // that, schema 2 binds the key in the contract, and under schema 1 every signature fails.
     { object: 'signer', branch: null, label: 'swap in another key', text: text(swapped), expect: { kind: 'fork', reason: f.schema === 2 ? 'signer_key_mismatch' : 'receipt_signature_invalid' } },
     { object: 'signer', branch: null, label: `key_store -> ${keyStore}`, text: text({ ...(doc as Record<string, Json>), key_store: keyStore }), expect: { kind: 'inert' } },
   ];
@@ -351,6 +354,12 @@ function recordMutations(f: Fixture): Mutation[] {
   add(null, 'schema_version flipped', setAt(doc, ['schema_version'], f.schema === 2 ? 1 : 2), fork('contract_digest_mismatch'));
   // Its git branches no longer name this fork, so the record itself is refused.
   add(null, 'fork_id of another fork', setAt(doc, ['fork_id'], `fork-${'0'.repeat(26)}`), invalid);
+  // The same with its git branches renamed: a consistent record of another fork, read from this fork's directory.
+  const otherFork = `fork-${'0'.repeat(26)}`;
+  const renamed = { ...(doc as Record<string, Json>), fork_id: otherFork, branches: doc.branches.map((b) => ({ ...b, git_branch: `citadel/${otherFork}/${b.branch_id}` })) };
+  add(null, 'fork_id of another fork, git branches renamed', renamed as Json, fork('fork_id_mismatch'));
+  // The branch set is the signed one: a duplicated entry is refused, never counted twice.
+  add(null, 'duplicate a branch', setAt(doc, ['branches'], [...doc.branches, ...doc.branches.slice(0, 1)] as Json), fork('branch_set_mismatch'));
   if (f.schema === 2) add(null, 'change executor_set_digest', setAt(doc, ['executor_set_digest'], tweak(getAt(doc, ['executor_set_digest']))), fork('executor_set_mismatch'));
   for (const flag of FLAGS) add(null, `add ${flag} to record`, setAt(doc, [flag], true), invalid);
   out.push({ object: 'record', branch: null, label: 'remove the file', text: null, expect: { kind: 'error', code: 'FORK_NOT_FOUND' } });
@@ -518,17 +527,25 @@ async function makeFixture(schema: 1 | 2): Promise<Fixture> {
 
   const template = tempDir(`citadel-tamper-template-s${schema}-`);
   cpSync(h.forkDir(doc.fork_id), path.join(template, 'forks', doc.fork_id), { recursive: true });
+  const keysDir = path.join(h.root, 'keys');
   const workers = await Promise.all(
     Array.from({ length: WORKERS }, async () => {
       const root = tempDir(`citadel-tamper-work-s${schema}-`);
       cpSync(path.join(template, 'forks'), path.join(root, 'forks'), { recursive: true });
-      return { root, ctx: await openOrchestratorContext({ env: { ...process.env, CITADEL_HOME: root, CITADEL_KEYSTORE: 'file' } }) };
+      copyKeys(keysDir, root);
+      return { root, ctx: await openOrchestratorContext({ env: { ...process.env, CITADEL_HOME: root, CITADEL_KEYSTORE: 'file', CITADEL_ISSUER: h.issuer } }) };
     }),
   );
   const [first] = workers;
   if (!first) throw new Error('no worker');
   const pristine = await compareFork(first.ctx, doc.fork_id);
-  return { schema, forkId: doc.fork_id, branchIds, passing: branchIds[0], template, workers, pristine };
+  return { schema, forkId: doc.fork_id, branchIds, passing: branchIds[0], template, issuer: h.issuer, keysDir, workers, pristine };
+}
+
+/** The fork's key, as a private file key store of another fork root (the trust anchor of that copy). */
+function copyKeys(keysDir: string, root: string): void {
+  cpSync(keysDir, path.join(root, 'keys'), { recursive: true });
+  chmodSync(path.join(root, 'keys'), 0o700);
 }
 
 beforeAll(async () => {
@@ -650,8 +667,8 @@ describe('tamper matrix', () => {
       const file = fileOf(f, m.object, m.branch, home);
       if (m.text === null) unlinkSync(file);
       else writeFileSync(file, m.text);
-      mkdirSync(path.join(home, 'keys'), { recursive: true });
-      const run = await runCli(['fork', 'compare', f.forkId, '--json'], { env: { ...process.env, CITADEL_HOME: home, CITADEL_KEYSTORE: 'file' } });
+      copyKeys(f.keysDir, home);
+      const run = await runCli(['fork', 'compare', f.forkId, '--json'], { env: { ...process.env, CITADEL_HOME: home, CITADEL_KEYSTORE: 'file', CITADEL_ISSUER: f.issuer } });
       const doc = JSON.parse(run.stdout) as Comparison & { error?: { code: string } };
       const outcome: Outcome = run.code === 0 ? { ok: true, comparison: doc } : { ok: false, code: doc.error?.code ?? `exit ${String(run.code)}` };
       if (m.expect.kind === 'error') expect(run.code).toBe(1);

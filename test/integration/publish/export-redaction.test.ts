@@ -61,9 +61,14 @@ describe('public exports are redacted and deterministic', () => {
     expect(JSON.parse(replay.stdout)).toMatchObject({ selection: { selected: true, branch_id: 'branch-claude' } });
   });
 
-  it('refuses to export a secret-shaped model string, naming the field and writing nothing', async () => {
-    const modelShaped = SECRET_CORPUS.find((entry) => ModelIdSchema.safeParse(entry.secret).success && entry.rule.startsWith('citadel/'));
+  const modelShapedSecrets = [
+    SECRET_CORPUS.find((entry) => ModelIdSchema.safeParse(entry.secret).success && entry.rule.startsWith('citadel/')),
+    // A 40-hex token has a commit id's shape; as a model id it is a secret all the same.
+    SECRET_CORPUS.find((entry) => entry.shape === 'github-classic-oauth-40-hex'),
+  ];
+  it.each(modelShapedSecrets.map((entry) => [entry?.shape, entry]))('refuses to export a secret-shaped model string (%s), naming the field and writing nothing', async (_shape, modelShaped) => {
     expect(modelShaped, 'the corpus holds a secret that also fits the public model grammar').toBeDefined();
+    expect(ModelIdSchema.safeParse(modelShaped?.secret).success).toBe(true);
     const h = new ForkHarness(tempDir('citadel-export-'));
     await h.simulate({ edits: [{ path: 'src/sum.js', content: FIXED_SUM }] });
     const executors = path.join(h.base, 'executors.json');

@@ -38,7 +38,7 @@ const OUTCOMES = ['recommend', 'tie', 'insufficient-evidence', 'passed', 'failed
 const STEP_IDS = ['git_diff_check', 'workflow_verifier', 'protected_paths', 'claude_result_model_usage', 'codex_rollout_turn_context'];
 
 const LEGITIMATE: readonly string[] = [
-  ...[1, 2, 3, 4, 5].flatMap((seed) => [fakeDigest(seed), fakeCommit(seed + 10), forkId(seed + 20)]),
+  ...[1, 2, 3, 4, 5].flatMap((seed) => [fakeDigest(seed), forkId(seed + 20)]),
   ...PROFILE_IDS.map((id) => `branch-${id}`),
   `citadel/${forkId(30)}/branch-claude-high`,
   '2025-11-03T12:34:56.789Z',
@@ -71,9 +71,29 @@ describe('redaction false positives', () => {
     expect(await scanForSecrets(replayLike())).toEqual([]);
   });
 
-  // Digests, commit ids and fork ids are exempt by exact shape; hex in general is not.
+  it('keeps a commit id as the whole value of a commit field, at any depth', async () => {
+    const doc = { base_revision: fakeCommit(11), commit: fakeCommit(12), landing: { merge_commit: fakeCommit(13) }, branches: [{ result_commit: fakeCommit(14) }] };
+    expect(await scanForSecrets(doc)).toEqual([]);
+  });
+
+  // A 40-hex commit id is a GitHub classic or New Relic token's shape: kept only in a commit field.
+  it.each([
+    ['as a model id', { branches: [{ requested_model: fakeCommit(15) }] }, '$.branches[0].requested_model'],
+    ['in adapter options', { adapter: { options: { api_key: fakeCommit(16) } } }, '$.adapter.options.api_key'],
+    ['in objective text', { objective: `Deploy with token ${fakeCommit(17)} then verify.` }, '$.objective'],
+    ['in a message', { messages: ['ok', `runtime said ${fakeCommit(18)}`] }, '$.messages[1]'],
+    ['as an object key', { models: { [fakeCommit(19)]: true } }, '$.models.<key#0>'],
+    ['in a commit field beside other text', { result_commit: `${fakeCommit(20)} (head)` }, '$.result_commit'],
+    ['in a commit field, uppercase', { result_commit: fakeCommit(21).toUpperCase() }, '$.result_commit'],
+    ['in a field merely containing "commit"', { commit_message: fakeCommit(22) }, '$.commit_message'],
+  ])('flags a 40-hex token %s', async (_name, doc, path) => {
+    expect(await scanForSecrets(doc)).toEqual([{ path, rule: 'citadel/high-entropy' }]);
+  });
+
+  // Digests and fork ids are exempt by exact shape; hex in general is not.
   it.each([
     ['a bare 64-hex string', fill(61, 64, HEX)],
+    ['a bare 40-hex string', fill(60, 40, HEX)],
     ['39 hex', fill(62, 39, HEX)],
     ['41 hex', fill(63, 41, HEX)],
     ['32 hex', fill(64, 32, HEX)],

@@ -30,7 +30,7 @@ describe('readStoredJson', () => {
     const f = files();
     expect(await readStoredJson(f.valid, Schema, UNTRUSTED)).toEqual({ status: 'valid', value: { n: 1 } });
     expect(await readStoredJson(f.missing, Schema, UNTRUSTED)).toMatchObject({ status: 'unreadable', error: { code: 'ENOENT' } });
-    expect(await readStoredJson(f.directory, Schema, UNTRUSTED)).toMatchObject({ status: 'unreadable', error: { code: 'EISDIR' } });
+    expect(await readStoredJson(f.directory, Schema, UNTRUSTED)).toMatchObject({ status: 'unreadable', error: { code: 'not_regular_file' } });
     expect((await readStoredJson(f.notJson, Schema, UNTRUSTED)).status).toBe('not_json');
     expect((await readStoredJson(f.offSchema, Schema, UNTRUSTED)).status).toBe('off_schema');
   });
@@ -47,7 +47,7 @@ describe('readStoredJson', () => {
     expect(await readStoredJson(f.missing, Schema, DECISION_RECORD)).toBeNull();
     await expect(readStoredJson(f.notJson, Schema, DECISION_RECORD)).rejects.toMatchObject({ code: 'FORK_RECORD_INVALID', message: 'bad.json is not valid JSON', details: undefined });
     await expect(readStoredJson(f.offSchema, Schema, DECISION_RECORD)).rejects.toMatchObject({ code: 'FORK_RECORD_INVALID', message: 'off.json does not match its schema' });
-    await expect(readStoredJson(f.directory, Schema, DECISION_RECORD)).rejects.toMatchObject({ code: 'FORK_RECORD_INVALID', message: 'dir.json cannot be read (EISDIR)' });
+    await expect(readStoredJson(f.directory, Schema, DECISION_RECORD)).rejects.toMatchObject({ code: 'FORK_RECORD_INVALID', message: 'dir.json cannot be read (not_regular_file)' });
   });
 
   it('fork file: refused when missing or damaged, naming the fork; a missing fork record is FORK_NOT_FOUND', async () => {

@@ -5,9 +5,6 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     globalSetup: ['test/support/global-setup.ts'],
-    // Most integration tests wait on child processes (git, the CLI, supervisors, bwrap), so a third
-    // worker keeps both cores busy (with two, top showed half the CPU idle during the integration run).
-    maxWorkers: 3,
     projects: [
       {
         extends: true,

@@ -606,7 +606,7 @@ describe('tamper matrix', () => {
         (r) => r !== 'runtime_did_not_complete' && (schema === 2 || !((r.startsWith('wrapper_') && r !== 'wrapper_missing') || r === 'observation_mismatch')),
       );
       expect([...result.reasons]).toEqual(expect.arrayContaining([...expectedReasons, 'error:FORK_RECORD_INVALID', 'error:FORK_NOT_FOUND']));
-    }, 90_000);
+    }, 300_000);
   }
 
   it('a stored trusted/receipt_verified flag never turns an unverified branch into a verified one', async () => {

@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Vitest defaults to cores - 1 (one worker here); integration files mostly wait on git and child processes.
+    maxWorkers: 2,
     globalSetup: ['test/support/global-setup.ts'],
     projects: [
       {

@@ -5,6 +5,18 @@ import { NATIVE_EXTERNALS } from './bundle-externals.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
+/**
+ * zod's `z.locales` namespace holds every language's error messages (~360 KB in each bundle, parsed
+ * at every CLI, supervisor and runtime start). Citadel reads only English, which zod registers from
+ * locales/en.js on its own, so the barrel is reduced to `en`: ~25 ms less CPU per CLI start.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(builder) {
+    builder.onLoad({ filter: /[\\/]node_modules[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({ contents: 'export { default as en } from "./en.js";\n', loader: 'js' }));
+  },
+};
+
 export async function buildCli() {
   await build({
     absWorkingDir: root,
@@ -40,6 +52,7 @@ export async function buildCli() {
         "const __dirname = __citadelFileURLToPath(new URL('.', import.meta.url));",
       ].join('\n'),
     },
+    plugins: [zodEnglishOnly],
     logLevel: 'warning',
   });
 }

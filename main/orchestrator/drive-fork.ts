@@ -7,6 +7,7 @@ import type { BlockedReason, BranchRecord, ForkRecord } from '../../shared/fork/
 import type { FailureCode } from '../../shared/runtime/telemetry';
 import { deliverResult, ensureBaseRepository, ensureBranchRepository, type BranchRepository } from '../git/branch-repository';
 import { containmentSnapshot, type ContainmentSnapshot } from '../git/containment';
+import { startStandbySupervisor, type StandbySupervisor } from '../runtimes/process-control/launch-supervised';
 import { readStatus } from '../runtimes/process-control/read-status';
 import { isRuntimeAlive, isSupervisorAlive } from '../runtimes/process-control/run-liveness';
 import { stopRun } from '../runtimes/process-control/stop-run';
@@ -93,11 +94,15 @@ function isBlockingRefusal(error: unknown): error is CitadelError {
 
 class ForkDriver {
   private record: ForkRecord;
-  private expected: ExpectedContainment | null = null;
-  /** Collections of one fork run one at a time, so their git and journal effects stay in order. */
-  private collecting: Promise<unknown> = Promise.resolve();
+  /** Set by `prepare`, or read once by the first collection of a drive that launches nothing. */
+  private expected: Promise<ExpectedContainment> | null = null;
+  /**
+   * Deliveries run one at a time: each writes refs in the one operator repository. Collections
+   * themselves run side by side (see `collectAndRecord`).
+   */
+  private delivering: Promise<unknown> = Promise.resolve();
   private writing: Promise<unknown> = Promise.resolve();
-  private signerCache: { issuerId: string; privateKey: KeyObject } | null = null;
+  private signerOnce: Promise<{ issuerId: string; privateKey: KeyObject }> | null = null;
 
   constructor(
     private readonly ctx: OrchestratorContext,
@@ -111,9 +116,19 @@ class ForkDriver {
     // `exited-only` (STOP's follow-up) records what has ended and never starts anything.
     const pending = mode === 'exited-only' ? [] : this.record.branches.filter((b) => b.state === 'pending');
     if (pending.length > 0) {
-      const prepared = await this.prepare(pending);
-      // One at a time, in branch order: which launch a crash leaves in doubt stays deterministic.
-      for (const branch of prepared) await this.launch(this.current(branch.branch_id));
+      // Each launch's supervisor starts now, while the repositories are checked out, and waits in
+      // standby: its start-up (most of a launch) is paid by all at once, outside the journal.
+      const standbys = this.standbySupervisors(pending);
+      try {
+        const prepared = await this.prepare(pending);
+        // The launches themselves stay one at a time, in branch order, each from its intent to its
+        // result, so which launch a crash leaves in doubt stays deterministic: a standby reads and
+        // starts nothing before its hand-over, which comes after its own launch's intent (and after
+        // every earlier branch's result), and one never handed over ends when this process does.
+        for (const branch of prepared) await this.launch(this.current(branch.branch_id), standbys.get(branch.branch_id));
+      } finally {
+        for (const standby of standbys.values()) standby.release();
+      }
     }
     if (mode !== 'none') {
       const running = this.record.branches.filter((b) => b.state === 'running');
@@ -139,7 +154,7 @@ class ForkDriver {
     if (failed !== undefined) throw failed.reason;
     const prepared = pending.filter((_, i) => made[i]?.status === 'fulfilled' && made[i].value);
     const captured = await this.refusingStart(prepared, async () => {
-      this.expected = await this.expectedSnapshots(prepared);
+      this.expected = Promise.resolve(await this.expectedSnapshots(prepared));
     });
     return captured ? prepared : [];
   }
@@ -222,7 +237,19 @@ class ForkDriver {
     return forkFile(this.ctx.root.forkDir(this.record.fork_id), 'containmentBefore');
   }
 
-  private async launch(branch: BranchRecord): Promise<void> {
+  /** A standby supervisor for every branch whose launch has not begun (none is journaled for it). */
+  private standbySupervisors(pending: readonly BranchRecord[]): Map<string, StandbySupervisor> {
+    const cwd = this.ctx.root.forkDir(this.record.fork_id);
+    const standbys = new Map<string, StandbySupervisor>();
+    for (const branch of pending) {
+      if (this.journal.status('runtime.launch', attemptKey(branch.branch_id, branch.attempt)) !== 'not-started') continue;
+      const files = attemptFiles(this.ctx.root, this.record.fork_id, branch.branch_id, branch.attempt);
+      standbys.set(branch.branch_id, startStandbySupervisor(files.status, cwd, this.ctx.supervisorScript, this.ctx.nodeExecPath));
+    }
+    return standbys;
+  }
+
+  private async launch(branch: BranchRecord, standby?: StandbySupervisor): Promise<void> {
     const key = attemptKey(branch.branch_id, branch.attempt);
     const files = attemptFiles(this.ctx.root, this.record.fork_id, branch.branch_id, branch.attempt);
     const status = this.journal.status('runtime.launch', key);
@@ -237,7 +264,7 @@ class ForkDriver {
     let outcome: LaunchOutcome;
     try {
       if (!profile) throw new CitadelError('FORK_RECORD_INVALID', `no profile recorded for ${branch.branch_id}`);
-      outcome = await launchBranch(this.ctx, this.journal, this.record.fork_id, branch, profile, this.fork.contract, this.fork.objective, this.worktreeOf(branch));
+      outcome = await launchBranch(this.ctx, this.journal, this.record.fork_id, branch, profile, this.fork.contract, this.fork.objective, this.worktreeOf(branch), standby);
     } catch (error) {
       // This machine cannot launch at all (a sandbox gone since creation, no supervisor to start):
       // the drive fails with that code, which the operator sees, instead of blocking each branch.
@@ -294,10 +321,15 @@ class ForkDriver {
     await this.collectAndRecord(branch, { kind: 'exited', status: end });
   }
 
+  /**
+   * Collections of different branches run concurrently: each rechecks, commits, diffs and verifies
+   * in its own repository (git dir and work tree of its own, named from the fork layout), writes
+   * only its own attempt's files, and is a repeatable journaled effect, so a crash amid several
+   * leaves each to be redone on its own. What they share is serialized where it is written: journal
+   * appends (Journal.append), fork.json (`transition`) and the operator's repository (`deliver`).
+   */
   private async collectAndRecord(branch: BranchRecord, end: RunEnd): Promise<void> {
-    const work = this.collecting.then(() => this.blockingCollectRefusal(branch, () => this.collectOnce(branch, end)));
-    this.collecting = work.catch(() => undefined);
-    await work;
+    await this.blockingCollectRefusal(branch, () => this.collectOnce(branch, end));
   }
 
   /**
@@ -315,9 +347,13 @@ class ForkDriver {
   }
 
   private async collectOnce(branch: BranchRecord, end: RunEnd): Promise<void> {
-    this.expected ??= await this.expectedSnapshots();
+    // One read shared by concurrent collections (a missing file would otherwise be written by each).
+    this.expected ??= this.expectedSnapshots().catch((error: unknown) => {
+      this.expected = null;
+      throw error;
+    });
     const current = this.current(branch.branch_id);
-    const expected = this.expected[attemptKey(current.branch_id, current.attempt)];
+    const expected = (await this.expected)[attemptKey(current.branch_id, current.attempt)];
     // A launch that never started may have no repository snapshot (its repository is not rechecked).
     if (expected === undefined && end.kind !== 'not_started') {
       throw new CitadelError('FORK_RECORD_INVALID', `no pre-run containment snapshot for ${attemptKey(current.branch_id, current.attempt)}`);
@@ -342,7 +378,13 @@ class ForkDriver {
    * operator's repository, as `citadel/<fork>/<branch>` at the receipt's result (the base when it
    * has none), so landing finds what was verified. Journaled; repeatable after a crash.
    */
-  private async deliver(branch: BranchRecord): Promise<void> {
+  private deliver(branch: BranchRecord): Promise<void> {
+    const work = this.delivering.then(() => this.deliverOnce(branch));
+    this.delivering = work.catch(() => undefined);
+    return work;
+  }
+
+  private async deliverOnce(branch: BranchRecord): Promise<void> {
     const key = attemptKey(branch.branch_id, branch.attempt);
     if (this.journal.status('result.deliver', key) === 'done') return;
     const collected = this.journal.resultOf('receipt.collect', key)?.data?.result_commit;
@@ -354,15 +396,22 @@ class ForkDriver {
   }
 
   /** The fork's own signer: the key must still match the public key bound at creation. */
-  private async signer(): Promise<{ issuerId: string; privateKey: KeyObject }> {
-    if (this.signerCache) return this.signerCache;
+  private signer(): Promise<{ issuerId: string; privateKey: KeyObject }> {
+    // Loaded once, also when several collections ask at the same moment.
+    this.signerOnce ??= this.loadSigner().catch((error: unknown) => {
+      this.signerOnce = null;
+      throw error;
+    });
+    return this.signerOnce;
+  }
+
+  private async loadSigner(): Promise<{ issuerId: string; privateKey: KeyObject }> {
     const bound = await this.ctx.store.readJson(this.record.fork_id, 'signer', SignerRecordSchema);
     const key = await this.ctx.keys.loadOrCreateSigningKey(bound.issuer_id);
     if (key.publicKeyDigest !== bound.public_key_digest) {
       throw new CitadelError('SIGNING_KEY_MISMATCH', `the signing key of ${bound.issuer_id} is not the one this fork was created with`);
     }
-    this.signerCache = { issuerId: bound.issuer_id, privateKey: key.privateKey };
-    return this.signerCache;
+    return { issuerId: bound.issuer_id, privateKey: key.privateKey };
   }
 
   /**

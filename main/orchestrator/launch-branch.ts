@@ -9,7 +9,7 @@ import { containmentDigest, type ContainmentTemplate } from '../../shared/sandbo
 import type { BranchRecord } from '../../shared/fork/fork-record';
 import { FailureCodeSchema, type FailureCode } from '../../shared/runtime/telemetry';
 import { childEnvironment } from '../runtimes/env-allowlist';
-import { launchSupervised } from '../runtimes/process-control/launch-supervised';
+import { launchSupervised, type StandbySupervisor } from '../runtimes/process-control/launch-supervised';
 import { adapterFor } from '../runtimes/registry';
 import { resolveExecutable } from '../runtimes/resolve-executable';
 import type { RunStatus } from '../runtimes/supervisor/run-status';
@@ -44,7 +44,9 @@ export type LaunchOutcome = { kind: 'running' | 'exited'; status: RunStatus } | 
 
 /**
  * Launches one branch's runtime under a detached supervisor: a nonrepeatable effect, journaled
- * with an intent before the spawn and a result after it (decisions D11).
+ * with an intent before the spawn and a result after it (decisions D11). A `standby` supervisor
+ * (already started, see startStandbySupervisor) is handed the launch instead of one started now:
+ * until that hand-over, after the intent, it has started nothing, so the effect's bounds are the same.
  */
 export async function launchBranch(
   ctx: OrchestratorContext,
@@ -55,6 +57,7 @@ export async function launchBranch(
   contract: Contract,
   objective: string,
   worktree: string,
+  standby?: StandbySupervisor,
 ): Promise<LaunchOutcome> {
   const key = attemptKey(branch.branch_id, branch.attempt);
   const files = attemptFiles(ctx.root, forkId, branch.branch_id, branch.attempt);
@@ -120,6 +123,7 @@ export async function launchBranch(
       },
       ctx.supervisorScript,
       ctx.nodeExecPath,
+      standby,
     );
   } catch (error) {
     if (isCitadelError(error) && error.code === 'SUPERVISOR_START_UNCERTAIN') return { kind: 'in_doubt' };

@@ -12,6 +12,14 @@
 // Citadel uses (no global/system config, no hooks), and the two measurements alternate, in
 // alternating order, with fresh worktree directories each round; the medians are compared.
 //
+// What dominates (CITADEL_BENCH_PROFILE=1): the 4 branch-repository checkouts, side by side, cost
+// about what `worktree add` costs. On top: CLI start-up and fork creation; the launches, one at a
+// time in branch order (journal order), each handed to a supervisor started in standby during the
+// checkouts, so Node's start-up of the supervisors is not serialized; the collections, side by side
+// (recheck, result commit, diff, verifiers, receipts, each in its own repository), then the
+// deliveries into the operator's repository, one at a time. The CLI's own cost is mostly spawning
+// git (~170 processes: each spawn of this large process costs milliseconds of its main thread).
+//
 // Bench-only settings: CITADEL_KEYSTORE=file (the OS keychain is not needed to measure the engine
 // and may be absent on a CI box; the file store does the same Ed25519 signing), a temp CITADEL_HOME
 // and CODEX_HOME, and simulated `claude`/`codex` first on PATH.
@@ -205,6 +213,9 @@ export async function run({ log = (line) => process.stderr.write(`${line}\n`) } 
         if (side === 'git') gitTimes.push(await measureWorktreeAdd(repo, base, round, path.join(work, `git-r${round}`)));
         else citadelTimes.push(await measureCitadel(work, repo, path.join(work, `root-r${round}`), bin));
         const resetStarted = process.hrtime.bigint();
+        // Each side removes what it checked out, so the next one starts from the same state: Citadel's
+        // worktrees live in its own branch repositories under its root, not in the repository's list.
+        if (side === 'citadel') rmSync(path.join(work, `root-r${round}`), { recursive: true, force: true });
         await resetRepository(repo);
         resetSeconds += Number(process.hrtime.bigint() - resetStarted) / 1e9;
       }

@@ -66,30 +66,34 @@ describe('public exports are redacted and deterministic', () => {
     // A 40-hex token has a commit id's shape; as a model id it is a secret all the same.
     SECRET_CORPUS.find((entry) => entry.shape === 'github-classic-oauth-40-hex'),
   ];
-  it.each(modelShapedSecrets.map((entry) => [entry?.shape, entry]))('refuses to export a secret-shaped model string (%s), naming the field and writing nothing', async (_shape, modelShaped) => {
-    expect(modelShaped, 'the corpus holds a secret that also fits the public model grammar').toBeDefined();
-    expect(ModelIdSchema.safeParse(modelShaped?.secret).success).toBe(true);
+  // Both shapes in one fork, one profile each: each must be caught at its own branch's path, so
+  // either guard removed still fails this test.
+  it(`refuses to export a secret-shaped model string (${modelShapedSecrets.map((entry) => entry?.shape).join(', ')}), naming the field and writing nothing`, async () => {
+    for (const modelShaped of modelShapedSecrets) {
+      expect(modelShaped, 'the corpus holds a secret that also fits the public model grammar').toBeDefined();
+      expect(ModelIdSchema.safeParse(modelShaped?.secret).success).toBe(true);
+    }
     const h = new ForkHarness(tempDir('citadel-export-'));
     await h.simulate({ edits: [{ path: 'src/sum.js', content: FIXED_SUM }] });
     const executors = path.join(h.base, 'executors.json');
+    // Profile ids in branch order: claude-a is branches[0], claude-b branches[1].
+    const secretProfiles = modelShapedSecrets.map((entry, i) => ({ profile_id: `claude-${'ab'[i]}`, runtime: 'claude', model: entry?.secret, local_provider: null, adapter_options: {} }));
     writeFileSync(
       executors,
       JSON.stringify({
         schema_version: 1,
-        executors: [
-          { profile_id: 'claude-a', runtime: 'claude', model: modelShaped?.secret, local_provider: null, adapter_options: {} },
-          { profile_id: 'codex-a', runtime: 'codex', model: null, local_provider: null, adapter_options: {} },
-        ],
+        executors: [...secretProfiles, { profile_id: 'codex-a', runtime: 'codex', model: null, local_provider: null, adapter_options: {} }],
       }),
     );
     const { doc } = await h.startJson(['--executors', executors]);
+    expect(doc.branches.map((b) => b.branch_id).slice(0, 2)).toEqual(['branch-claude-a', 'branch-claude-b']);
     const output = path.join(h.base, 'replay.json');
     const replay = await h.cli(['fork', 'replay', doc.fork_id, '--output', output, '--json']);
     expect(replay.code).toBe(1);
     const error = (JSON.parse(replay.stdout) as { error: { code: string; message: string; violations: { path: string }[] } }).error;
     expect(error.code).toBe('REPLAY_REDACTION_VIOLATION');
-    expect(error.violations.map((v) => v.path)).toEqual(expect.arrayContaining(['$.branches[0].requested_model']));
-    expect(JSON.stringify(error)).not.toContain(modelShaped?.secret.slice(0, 12));
+    expect(error.violations.map((v) => v.path)).toEqual(expect.arrayContaining(['$.branches[0].requested_model', '$.branches[1].requested_model']));
+    for (const modelShaped of modelShapedSecrets) expect(JSON.stringify(error)).not.toContain(modelShaped?.secret.slice(0, 12));
     expect(existsSync(output)).toBe(false);
     const proof = await h.cli(['fork', 'proof', doc.fork_id, '--output', output, '--json']);
     expect(proof.code).toBe(1);

@@ -242,12 +242,14 @@ describe.skipIf(process.platform !== 'linux')('a contained supervised run serves
     expect(running.phase).toBe('running');
     // The held command runs last, started by the inner bridge: once it is there, the whole tree is.
     const cmdlines = (): Map<number, string> => new Map(processTree(running.supervisor_pid).map((pid) => [pid, readOr(`/proc/${pid}/cmdline`)]));
-    await waitUntil('the contained command runs', () => [...cmdlines().values()].some((cmdline) => cmdline.includes('setInterval')));
+    // The inner bridge's own argv names the command too: only a process that is not the bridge is the command.
+    const isHeld = (cmdline: string): boolean => cmdline.includes('setInterval') && !cmdline.includes('sandbox-inner-bridge');
+    await waitUntil('the contained command runs', () => [...cmdlines().values()].some(isHeld));
     const tree = cmdlines();
     // supervisor, bwrap, the namespace's init, the inner bridge, the command.
     expect(tree.size).toBeGreaterThanOrEqual(4);
     for (const [pid, cmdline] of tree) expect(cmdline, `pid ${pid}: ${cmdline}`).not.toContain(secret);
-    const held = [...tree].find(([, cmdline]) => cmdline.includes('setInterval'))![0];
+    const held = [...tree].find(([, cmdline]) => isHeld(cmdline))![0];
     for (const pid of [running.runtime_pid, held]) {
       expect(readOr(`/proc/${pid}/environ`).split('\0')).toContain(`ANTHROPIC_API_KEY=${secret}`);
       expect(statSync(`/proc/${pid}/environ`).mode & 0o077).toBe(0);

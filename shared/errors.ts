@@ -31,6 +31,7 @@ export const ERROR_CODES = [
   'GIT_FAILED',
   'GIT_REF_INVALID',
   'GIT_OUTPUT_TOO_LARGE',
+  'OUTPUT_FILE_UNWRITABLE',
   'REPOSITORY_INVALID',
   'REPOSITORY_DIRTY',
   'WORKTREE_CONFLICT',
@@ -55,9 +56,17 @@ export const ERROR_CODES = [
   'SIGNING_KEY_CORRUPT',
   'ISSUER_ID_INVALID',
   'PUBLIC_KEY_INVALID',
+  /** `citadel trust import`: the file is not a public key Citadel writes (a fork's signer.json, or 64 hex digits). */
+  'TRUSTED_KEY_FILE_INVALID',
+  /** `citadel trust remove`: no imported key has that fingerprint. */
+  'TRUSTED_KEY_NOT_FOUND',
+  /** The key store's list of imported keys does not parse: nothing it names is trusted, and it is never overwritten. */
+  'TRUSTED_KEYS_CORRUPT',
   'LANDING_PRECONDITION_FAILED',
   'LANDING_TOKEN_MISMATCH',
   'LANDING_IN_DOUBT',
+  /** The repository a landing or clean would act on is not the one the fork's contract binds. */
+  'LANDING_TARGET_MISMATCH',
   'REPLAY_REDACTION_VIOLATION',
   'IPC_REQUEST_INVALID',
   'ARTIFACT_INVALID',

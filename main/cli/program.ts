@@ -5,6 +5,7 @@ import { executorsValidate } from './commands/executors-validate';
 import { registerForkCommands } from './commands/fork';
 import { registerMissionControlCommand } from './commands/mission-control';
 import { runtimesCommand } from './commands/runtimes';
+import { registerTrustCommands } from './commands/trust';
 import { asCitadelError, EXIT_OK, EXIT_USAGE, printError, type Io } from './output';
 
 export interface CliContext {
@@ -56,6 +57,7 @@ function buildProgram(context: CliContext, json: boolean): Command {
     .action((file: string, options: { json?: boolean }) => executorsValidate(io, file, { json: options.json === true }));
 
   registerForkCommands(program, io);
+  registerTrustCommands(program, io);
   registerMissionControlCommand(program, io);
 
   program

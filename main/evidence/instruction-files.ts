@@ -1,9 +1,9 @@
-import { constants } from 'node:fs';
-import { lstat, open, readdir } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 import { sha256Digest } from '../../shared/digest';
 import type { InstructionFileSchema } from '../../shared/fork/receipts';
+import { readBoundedBytes } from '../store/read-bounded-text';
 
 type InstructionFile = z.infer<typeof InstructionFileSchema>;
 
@@ -14,7 +14,8 @@ const MAX_ENTRIES = 256;
 
 /**
  * Evidence of which instruction files existed in a worktree and their digests, read with bounded,
- * no-follow reads. A symlink is recorded as `other` with no digest: it is never followed.
+ * no-follow, non-blocking reads (the agent wrote this tree: a FIFO named CLAUDE.md must not hang the
+ * collection). A symlink is recorded as `other` with no digest: it is never followed.
  */
 export async function collectInstructionFiles(worktree: string): Promise<InstructionFile[]> {
   const out: InstructionFile[] = [];
@@ -35,16 +36,8 @@ async function describe(worktree: string, relative: string, out: InstructionFile
   } else out.push({ path: shown, kind: 'other', digest: null });
 }
 
+/** A file swapped for a FIFO, a device or a link after its lstat, or one past the limit, has no digest. */
 async function digestNoFollow(file: string): Promise<string | null> {
-  const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => null);
-  if (handle === null) return null;
-  try {
-    const { size } = await handle.stat();
-    if (size > MAX_READ_BYTES) return null;
-    const buffer = Buffer.alloc(size);
-    await handle.read(buffer, 0, size, 0);
-    return sha256Digest(buffer);
-  } finally {
-    await handle.close();
-  }
+  const read = await readBoundedBytes(file, MAX_READ_BYTES, 'refuse');
+  return read.ok ? sha256Digest(read.bytes) : null;
 }

@@ -75,6 +75,10 @@ export async function verifyFork(ctx: StoredForks, forkId: string): Promise<Veri
     }
   }
   const c = contract.status === 'valid' ? contract.value : null;
+  // A contract that binds its fork (issue 12) is refused under any other id, even when copied with its whole directory.
+  if (c?.fork_id !== undefined && c.fork_id !== forkId && !forkReasons.includes('fork_id_mismatch')) forkReasons.push('fork_id_mismatch');
+  // Receipts bind the record's base revision: it must be the one the contract froze.
+  if (c !== null && c.base_revision !== record.base_revision) forkReasons.push('record_mismatch');
   // The stored key digest is a stored fact too: it must be the digest of the stored key.
   const keyDigest = publicKey === null ? null : publicKeyDigest(rawPublicKey(publicKey));
   if (keyDigest === null || signer.status !== 'valid' || signer.value.public_key_digest !== keyDigest) forkReasons.push('signer_key_mismatch');

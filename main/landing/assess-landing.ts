@@ -4,12 +4,13 @@ import { evaluateChecks, type Confirmation } from './evaluate-checks';
 import type { LandingInput, ReceiptVerdict } from './landing-input';
 import type { LandingJournalState } from './landing-journal';
 import { targetFacts } from './target-facts';
+import { boundTargetDigest } from './target-identity';
 
 /** Gathers every fact afresh (record, target, receipt) and judges them. Call it holding the fork lock. */
 export async function assessLanding(input: LandingInput, landing: LandingJournalState, confirm: Confirmation | null): Promise<LandingChecksResult> {
   const record = await input.ctx.store.readRecord(input.forkId);
   const [target, receipt] = await Promise.all([
-    targetFacts(input.repo, gitBranchName(record.fork_id, input.selection.branch_id), record.base_revision),
+    boundTargetDigest(input.ctx.store, record).then((bound) => targetFacts(input.repo, gitBranchName(record.fork_id, input.selection.branch_id), record.base_revision, bound)),
     receiptVerdict(input),
   ]);
   return evaluateChecks({ record, selection: input.selection, landing, repo: input.repo, target, receipt }, confirm);

@@ -8,6 +8,7 @@ import { readIssuedPlan } from './issued-plan';
 import type { LandingInput } from './landing-input';
 import { landingJournalState, landingKey, type LandingIntent } from './landing-journal';
 import { settleLanding } from './reconcile-landing';
+import { assertBoundTarget } from './target-identity';
 import { recordLanded } from './record-landing';
 import { withLockedFork } from './with-locked-fork';
 
@@ -29,6 +30,8 @@ export async function land(input: LandingInput, confirmToken: string): Promise<L
         details: { fork_id: input.forkId, key: landing.key },
       });
     }
+    // Before any check: a landing into a repository other than the bound one is its own refusal.
+    await assertBoundTarget(ctx.store, await ctx.store.readRecord(input.forkId), input.repo);
     const issued = await readIssuedPlan(ctx.store, input.forkId);
     const { checks, plan } = await assessLanding(input, landing, { token: confirmToken, issued });
     refuseFailedChecks(checks);

@@ -37,7 +37,7 @@ export type LandingJournalState =
   | { readonly kind: 'landed'; readonly key: string; readonly intent: LandingIntent; readonly outcome: LandingOutcome };
 
 /** Where landing stands according to the fork's journal. A fork lands at most once, whatever it selected. */
-export function landingJournalState(journal: Journal): LandingJournalState {
+export function landingJournalState(journal: Pick<Journal, 'records' | 'status' | 'resultOf'>): LandingJournalState {
   const intents = journal.records().filter((r) => r.effect === 'landing.merge' && r.phase === 'intent');
   const keys = [...new Set(intents.map((r) => r.key))];
   let inDoubt: LandingJournalState | null = null;

@@ -4,6 +4,7 @@ import { CitadelError } from '../../shared/errors';
 import { commitTime, findMergeCommit, mergeCommitHolds } from './find-merge-commit';
 import { landingJournalState } from './landing-journal';
 import { recordBlocked, recordLanded } from './record-landing';
+import { assertBoundTarget } from './target-identity';
 import { withLockedFork } from './with-locked-fork';
 
 export type LandingReconciliation =
@@ -24,6 +25,8 @@ export async function reconcileLanding(ctx: OrchestratorContext, forkId: string,
 export async function settleLanding(ctx: OrchestratorContext, journal: Journal, repo: string): Promise<LandingReconciliation> {
   const state = landingJournalState(journal);
   if (state.kind === 'none') return { outcome: 'none' };
+  // A clone holds the same commits: a merge found (or forged) there proves nothing about the bound target.
+  await assertBoundTarget(ctx.store, await ctx.store.readRecord(state.intent.fork_id), repo);
   if (state.kind === 'landed') {
     // Only the journal says so: a landing counts when its merge commit is really in the target.
     const fork = await ctx.store.readRecord(state.intent.fork_id);

@@ -1,6 +1,8 @@
 import { CitadelError } from '../../shared/errors';
 import { isAncestor, revParse } from '../git/refs';
 import { repositoryInfo, type RepositoryInfo } from '../git/repository';
+import type { Digest } from '../../shared/digest';
+import { targetMismatch } from './target-identity';
 
 /** What the target repository says now. Facts of a repository other than the recorded one are never gathered. */
 export type TargetFacts =
@@ -15,8 +17,11 @@ export type TargetFacts =
       readonly branchDescendsFromBase: boolean | null;
     };
 
-/** Reads the target's state, the selected branch and the base revision. Only reads: nothing here changes the target. */
-export async function targetFacts(repo: string, gitBranch: string, baseRevision: string): Promise<TargetFacts> {
+/**
+ * Reads the target's state, the selected branch and the base revision. Only reads: nothing here
+ * changes the target. `bound`: the target identity the contract binds (null for a fork from before).
+ */
+export async function targetFacts(repo: string, gitBranch: string, baseRevision: string, bound: Digest | null): Promise<TargetFacts> {
   let info: RepositoryInfo;
   try {
     info = await repositoryInfo(repo);
@@ -28,6 +33,9 @@ export async function targetFacts(repo: string, gitBranch: string, baseRevision:
   if (info.root !== repo) {
     return { usable: false, reason: `${repo} is no longer the top level of the recorded work tree (it resolves to ${info.root})` };
   }
+  // request.json is unsigned: a repository with the same branches is still not the bound one.
+  const mismatch = await targetMismatch(info.root, bound);
+  if (mismatch !== null) return { usable: false, reason: `LANDING_TARGET_MISMATCH: ${mismatch}` };
   const [selectedBranchHead, base] = await Promise.all([revParse(info.root, `refs/heads/${gitBranch}`), revParse(info.root, baseRevision)]);
   const branchDescendsFromBase = selectedBranchHead !== null && base !== null ? await isAncestor(info.root, base, selectedBranchHead) : null;
   return { usable: true, info, selectedBranchHead, baseRevisionPresent: base !== null, branchDescendsFromBase };

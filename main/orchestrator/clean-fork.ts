@@ -2,6 +2,7 @@ import { CitadelError } from '../../shared/errors';
 import { rm } from 'node:fs/promises';
 import { removeBranchRepository } from '../git/branch-repository';
 import { deleteBranch } from '../git/refs';
+import { assertBoundTarget } from '../landing/target-identity';
 import { branchRepository } from '../store/fork-layout';
 import { withForkLock } from '../store/fork-lock';
 import type { OrchestratorContext } from '../host/context';
@@ -32,6 +33,8 @@ export async function cleanFork(ctx: OrchestratorContext, forkId: string): Promi
       throw new CitadelError('FORK_STATE_CONFLICT', `resume the fork first, so its pending branches run: ${pending.join(', ')}`, { details: { pending } });
     }
     const { repo } = await ctx.store.readJson(forkId, 'request', ForkRequestSchema);
+    // request.json is unsigned: never delete branches in a repository other than the bound one.
+    await assertBoundTarget(ctx.store, record, repo);
     const journal = await ctx.store.openJournal(forkId);
     await journal.intent('fork.clean', forkId);
     const branches = [];

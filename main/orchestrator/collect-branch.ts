@@ -1,7 +1,8 @@
 import type { KeyObject } from 'node:crypto';
 import picomatch from 'picomatch';
 import { z } from 'zod';
-import { digestOf } from '../../shared/digest';
+import { canonicalJson } from '../../shared/canonical-json';
+import { digestOf, sha256Digest } from '../../shared/digest';
 import { CitadelError } from '../../shared/errors';
 import type { Contract } from '../../shared/fork/contract';
 import type { BranchRecord, ForkRecord } from '../../shared/fork/fork-record';
@@ -13,6 +14,8 @@ import type { BranchRepository } from '../git/branch-repository';
 import { commitBranchResult } from '../git/commit';
 import { checkContainment, containmentSnapshot, type ContainmentSnapshot, type ContainmentViolation } from '../git/containment';
 import { changedPaths, diffCheck, diffSummary } from '../git/diff';
+import { scanResultSymlinks } from '../git/result-symlinks';
+import { prepareVerificationTree, type VerificationTarget } from '../git/verification-tree';
 import { childEnvironment, COMMON_ENV_ALLOWLIST } from '../runtimes/env-allowlist';
 import { adapterFor } from '../runtimes/registry';
 import { outputTruncationOf } from '../runtimes/supervisor/output-truncation';
@@ -85,7 +88,7 @@ export async function collectBranch(ctx: OrchestratorContext, journal: Journal, 
   const telemetry = parsed?.telemetry ?? UNKNOWN_TELEMETRY;
   const costOverBudget = contract.budget.max_cost_usd !== null && telemetry.cost_usd !== null && telemetry.cost_usd > contract.budget.max_cost_usd;
   const failure: FailureCode | null =
-    runtimeFailure ?? (costOverBudget ? 'BUDGET_EXCEEDED' : verifier.protectedTouched ? 'POLICY_PROTECTED_PATH' : verifier.status === 'passed' ? null : 'VERIFIER_FAILED');
+    runtimeFailure ?? (costOverBudget ? 'BUDGET_EXCEEDED' : (verifier.refusal ?? (verifier.status === 'passed' ? null : 'VERIFIER_FAILED')));
   const status = failure === null ? 'passed' : 'failed';
   const exited = end.kind === 'exited' ? end.status : null;
   // Not started: nothing printed, nothing lost. Stopped without a record: unknown, so not stated.
@@ -197,36 +200,48 @@ async function resultCommit(files: AttemptFiles, repository: BranchRepository, f
 interface VerifierOutcome {
   readonly status: 'passed' | 'failed' | 'not_run';
   readonly steps: VerifierStep[];
-  readonly protectedTouched: boolean;
+  /** A check that stopped the verifier before its command could judge the result. */
+  readonly refusal: 'POLICY_SYMLINK_ESCAPE' | 'POLICY_PROTECTED_PATH' | 'VERIFICATION_TREE_MISMATCH' | null;
 }
 
 const notRun = (id: VerifierStep['id']): VerifierStep => ({ id, status: 'not_run', exit_code: null, timed_out: false, duration_ms: null, output_digest: null });
 
 /**
- * The protected-path check comes first: a diff that touches the verifier's own files never gets to
- * run that verifier. Then `git diff --check` (always) and the workflow command (when declared).
+ * Checks that read only git objects come first: links the branch added or changed that point out
+ * of the worktree (a verifier following one would read outside it), then protected paths (a diff
+ * that touches the verifier's own files never gets to run that verifier), then `git diff --check`
+ * (always). The workflow command (when declared) runs last, in a worktree made to hold exactly the
+ * result commit: what it judges is what is delivered and landed.
  */
 async function verify(
   ctx: OrchestratorContext,
   input: CollectInput,
   files: AttemptFiles,
-  result: { commit: string } | null,
+  result: VerificationTarget | null,
 ): Promise<VerifierOutcome> {
   const emit = (step: VerifierStep): VerifierStep => {
     ctx.events({ type: 'verifier_step', fork_id: input.fork.fork_id, branch_id: input.branch.branch_id, step: step.id, status: step.status });
     return step;
   };
   const commandStep = input.contract.verifier.command === null ? [] : [notRun('workflow_verifier')];
-  if (result === null) return { status: 'not_run', steps: [notRun('protected_paths'), notRun('git_diff_check'), ...commandStep], protectedTouched: false };
+  if (result === null) return { status: 'not_run', steps: [notRun('result_symlinks'), notRun('protected_paths'), notRun('git_diff_check'), ...commandStep], refusal: null };
 
   const base = input.fork.base_revision;
+  const scanStarted = performance.now();
+  const links = await scanResultSymlinks(input.repository, base, result.commit);
+  const linkReport = canonicalJson(links);
+  await writePrivateFile(files.verifierOutput('result_symlinks'), linkReport);
+  const escaped = links.escaping.length > 0;
+  const steps: VerifierStep[] = [
+    emit({ id: 'result_symlinks', status: escaped ? 'failed' : 'passed', exit_code: null, timed_out: false, duration_ms: Math.round(performance.now() - scanStarted), output_digest: sha256Digest(linkReport) }),
+  ];
+  if (escaped) return { status: 'failed', steps: [...steps, notRun('protected_paths'), notRun('git_diff_check'), ...commandStep], refusal: 'POLICY_SYMLINK_ESCAPE' };
+
   const touched = await changedPaths(input.repository, base, result.commit);
   const isProtected = picomatch([...input.contract.policy.protected_paths], { dot: true });
   const protectedTouched = input.contract.policy.protected_paths.length > 0 && touched.some((p) => isProtected(p));
-  const steps: VerifierStep[] = [
-    emit({ id: 'protected_paths', status: protectedTouched ? 'failed' : 'passed', exit_code: null, timed_out: false, duration_ms: null, output_digest: digestOf(touched) }),
-  ];
-  if (protectedTouched) return { status: 'failed', steps: [...steps, notRun('git_diff_check'), ...commandStep], protectedTouched };
+  steps.push(emit({ id: 'protected_paths', status: protectedTouched ? 'failed' : 'passed', exit_code: null, timed_out: false, duration_ms: null, output_digest: digestOf(touched) }));
+  if (protectedTouched) return { status: 'failed', steps: [...steps, notRun('git_diff_check'), ...commandStep], refusal: 'POLICY_PROTECTED_PATH' };
 
   const check = await diffCheck(input.repository, base, result.commit);
   await writePrivateFile(files.verifierOutput('git_diff_check'), check.output);
@@ -234,6 +249,12 @@ async function verify(
 
   const command = input.contract.verifier.command;
   if (command !== null) {
+    const tree = await prepareVerificationTree(input.repository, result);
+    crashPoint('receipt.collect:after-verification-tree');
+    if (!tree.ok) {
+      await writePrivateFile(files.verifierOutput('verification_tree'), canonicalJson(tree.problems));
+      return { status: 'failed', steps: [...steps, notRun('workflow_verifier')], refusal: 'VERIFICATION_TREE_MISMATCH' };
+    }
     const env = childEnvironment(ctx.env, { envAllowlist: COMMON_ENV_ALLOWLIST }).env;
     const contained = await containedVerifier(ctx, input.contract, {
       forkId: input.fork.fork_id,
@@ -248,7 +269,7 @@ async function verify(
     const passed = run.exit_code === 0 && !run.timed_out;
     steps.push(emit({ id: 'workflow_verifier', status: passed ? 'passed' : 'failed', exit_code: run.exit_code, timed_out: run.timed_out, duration_ms: run.duration_ms, output_digest: run.output_digest }));
   }
-  return { status: steps.every((s) => s.status === 'passed') ? 'passed' : 'failed', steps, protectedTouched };
+  return { status: steps.every((s) => s.status === 'passed') ? 'passed' : 'failed', steps, refusal: null };
 }
 
 /**

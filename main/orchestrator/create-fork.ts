@@ -8,6 +8,7 @@ import { DEFAULT_BUDGET, MAX_ATTEMPTS_LIMIT, type Budget, type ContractV1, type 
 import { ForkRecordSchema, type ForkRecord } from '../../shared/fork/fork-record';
 import { gitBranchName } from '../../shared/fork/ids';
 import { repositoryInfo } from '../git/repository';
+import { targetRepositoryDigest } from '../landing/target-identity';
 import { writePrivateFile, writePrivateJson } from '../store/atomic-file';
 import type { OrchestratorContext } from '../host/context';
 import type { ForkRequest, SignerRecord } from '../../shared/fork/fork-request';
@@ -59,6 +60,8 @@ export async function createFork(ctx: OrchestratorContext, input: CreateForkInpu
     profiles.map((profile) => ({ branchId: branchIdFor(profile.profile_id), profile, adapter: adapterFor(profile.runtime, ctx.adapters) })),
   );
   const signer = await ctx.keys.loadOrCreateSigningKey(ctx.issuerId);
+  const forkId = newForkId(ctx.now().getTime());
+  await assertDeliveryNamespaceFree(repo.root, profiles.map((profile) => gitBranchName(forkId, branchIdFor(profile.profile_id))));
 
   const core: ContractV1 = {
     objective_digest: sha256Digest(objective),
@@ -69,14 +72,14 @@ export async function createFork(ctx: OrchestratorContext, input: CreateForkInpu
     verifier: loaded.verifier,
     base_revision: repo.head,
     containment,
+    fork_id: forkId,
+    target_repository_digest: await targetRepositoryDigest(repo.root),
   };
   const contract: ContractV1 | ContractV2 =
     schemaVersion === 1
       ? core
       : { ...core, executor_set_digest: executorSetDigest(profiles), signer_public_key_digest: signer.publicKeyDigest, issuer_id: signer.issuerId };
 
-  const forkId = newForkId(ctx.now().getTime());
-  await assertDeliveryNamespaceFree(repo.root, profiles.map((profile) => gitBranchName(forkId, branchIdFor(profile.profile_id))));
   const at = ctx.now().toISOString();
   const record: ForkRecord = {
     schema_version: schemaVersion,

@@ -27,10 +27,16 @@ export type { PublicArtifact } from '../publish/export-public';
 export { previewFork, validateExecutors, validateExecutorFile } from './executor-actions';
 export { settingsOf as settings } from './settings';
 export { openArtifact } from '../publish/open-artifact';
+export { fingerprintOf, importTrustedKey, listTrustedKeys, removeTrustedKey, type TrustedKey } from '../evidence/trust/trusted-keys';
 
-/** One fork's record as it is on disk; a fork whose stored contract no longer verifies reads as blocked for it. */
+/**
+ * One fork's record as it is on disk; a fork whose stored contract no longer verifies reads as
+ * blocked for it. Branches are listed in the signed set's canonical order (by profile id, so by
+ * branch id, as verifyFork orders them), never fork.json's, which is unsigned.
+ */
 export async function forkStatus(ctx: OrchestratorContext, forkId: string): Promise<ForkRecord> {
-  return withContractStanding(ctx, await ctx.store.readRecord(forkId));
+  const record = await withContractStanding(ctx, await ctx.store.readRecord(forkId));
+  return { ...record, branches: [...record.branches].sort((a, b) => (a.branch_id < b.branch_id ? -1 : a.branch_id > b.branch_id ? 1 : 0)) };
 }
 
 /** Every fork under the root, or those in one state; an unreadable record is listed as unknown. */

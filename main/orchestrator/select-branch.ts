@@ -10,6 +10,9 @@ import { forkFile, selectionFiles } from '../store/fork-layout';
 import type { OrchestratorContext } from '../host/context';
 import { DECISION_RECORD, readStoredJson } from '../store/read-stored-json';
 import { commitTransition } from '../store/record-transitions';
+import { readSelection } from '../landing/decision-standing';
+import { landingJournalState } from '../landing/landing-journal';
+import { Journal } from '../store/journal';
 
 export interface SelectRequest {
   readonly branchId: string;
@@ -39,6 +42,7 @@ export async function selectBranch(ctx: OrchestratorContext, forkId: string, req
   return withForkLock(ctx.store.forkDir(forkId), async () => {
     const forkDir = ctx.store.forkDir(forkId);
     const record = await ctx.store.readRecord(forkId);
+    await refuseAfterLanding(ctx, forkId);
     let key = requestedKey;
     const existing = await readStoredJson(selectionFiles(forkDir, key).record, SelectionRecordSchema, DECISION_RECORD);
     if (existing) {
@@ -91,14 +95,27 @@ export async function selectBranch(ctx: OrchestratorContext, forkId: string, req
   });
 }
 
+/**
+ * fork.json's state is an unsigned record: the journal decides whether a landing began. A fork
+ * whose journal holds a completed or in-doubt landing is never selected again, whatever fork.json says.
+ */
+async function refuseAfterLanding(ctx: OrchestratorContext, forkId: string): Promise<void> {
+  const landing = landingJournalState(await Journal.read(ctx.store.file(forkId, 'journal')));
+  if (landing.kind !== 'none') {
+    throw new CitadelError('FORK_STATE_CONFLICT', `${forkId} has a ${landing.kind === 'landed' ? 'completed' : 'begun'} landing in its journal; it cannot be selected from`, {
+      details: { landing: landing.kind },
+    });
+  }
+}
+
 /** Makes the selection current: the pointer file, then the one transition to `selected`. */
 async function complete(ctx: OrchestratorContext, record: ForkRecord, selection: SelectionRecord, forkDir: string): Promise<ForkRecord> {
   await writePrivateJson(forkFile(forkDir, 'selection'), selection);
   return commitTransition(ctx, record, {}, 'selected');
 }
 
-/** The current selection of a fork, if any. */
+/** The current selection of a fork, if any, as stored (landing re-checks it; replay and proof show only a standing one). */
 export async function currentSelection(ctx: OrchestratorContext, forkId: string): Promise<SelectionRecord | null> {
-  return readStoredJson(ctx.store.file(forkId, 'selection'), SelectionRecordSchema, DECISION_RECORD);
+  return readSelection(ctx.store, forkId);
 }
 

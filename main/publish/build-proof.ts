@@ -28,5 +28,7 @@ export async function buildProof(ctx: OrchestratorContext, forkId: string): Prom
     comparison: { outcome: comparison.outcome, recommended_branch_id: comparison.recommended_branch_id },
     replay_digest: digestOf(replay),
     replay,
+    // Counts come from verified evidence; the embedded replay's record facts do not.
+    record_facts: 'unverified',
   };
 }

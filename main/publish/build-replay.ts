@@ -1,11 +1,10 @@
 import { digestOf } from '../../shared/digest';
 import { compareBranches } from '../../shared/fork/compare';
-import { LandingRecordSchema, SelectionRecordSchema } from '../../shared/fork/landing';
 import { publicContainment } from '../../shared/fork/containment-display';
 import type { Replay } from '../../shared/publish/replay';
 import { verifyFork, type VerifiedFork } from '../evidence/verify-fork';
 import type { OrchestratorContext } from '../host/context';
-import { DECISION_RECORD, readStoredJson } from '../store/read-stored-json';
+import { standingLanding, standingSelection } from '../landing/decision-standing';
 
 /**
  * The public replay, from the allowlist only and from freshly verified evidence. It reads; it never
@@ -15,14 +14,23 @@ export async function buildReplay(ctx: OrchestratorContext, forkId: string, veri
   const fork = verified ?? (await verifyFork(ctx, forkId));
   const { record, contract } = fork;
   const comparison = compareBranches(fork.branches);
-  const selection = await readStoredJson(ctx.store.file(forkId, 'selection'), SelectionRecordSchema, DECISION_RECORD);
-  const landingRecord = await readStoredJson(ctx.store.file(forkId, 'landing'), LandingRecordSchema, DECISION_RECORD);
-  const landing = landingRecord?.status === 'landed' ? landingRecord : null;
+  // Decision records are unsigned files: shown only when they stand against the verified facts.
+  const selection = await standingSelection(ctx.store, forkId, comparison.branches);
+  const landing = await standingLanding(ctx.store, fork, forkId);
   const part = (value: unknown): string => digestOf(value ?? null);
   return {
     schema_version: 1,
     kind: 'citadel_replay',
-    fork: { fork_id: record.fork_id, schema_version: record.schema_version, demo: record.demo, state: record.state, created_at: record.created_at, history: record.history },
+    fork: {
+      fork_id: record.fork_id,
+      schema_version: record.schema_version,
+      demo: record.demo,
+      state: record.state,
+      created_at: record.created_at,
+      history: record.history,
+      // Recorded, not signed: kept (the spec lists transitions and times) and labelled so.
+      ...(contract?.fork_id === undefined ? {} : { record_facts: 'unverified' as const }),
+    },
     contract: {
       contract_digest: record.contract_digest,
       objective_digest: contract?.objective_digest ?? part(null),
@@ -64,7 +72,13 @@ export async function buildReplay(ctx: OrchestratorContext, forkId: string, veri
       };
     }),
     comparison: { outcome: comparison.outcome, recommended_branch_id: comparison.recommended_branch_id },
-    selection: { selected: selection !== null, branch_id: selection?.branch_id ?? null, selected_at: selection?.selected_at ?? null },
-    landing: { landed: landing !== null, landed_at: landing?.landed_at ?? null },
+    // A decision record that does not stand is not shown, and the replay says why (absent otherwise, so replays without one stay byte-identical).
+    selection: {
+      selected: selection.holds !== null,
+      branch_id: selection.holds?.branch_id ?? null,
+      selected_at: selection.holds?.selected_at ?? null,
+      ...(selection.problem === null ? {} : { problem: selection.problem }),
+    },
+    landing: { landed: landing.holds !== null, landed_at: landing.holds?.landed_at ?? null, ...(landing.problem === null ? {} : { problem: landing.problem }) },
   };
 }

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import type { z } from 'zod';
 import { canonicalJson } from '../../shared/canonical-json';
 import { digestOf } from '../../shared/digest';
@@ -27,6 +28,23 @@ export async function renderPublic<S extends z.ZodType>(value: z.infer<S>, schem
   return { text: `${JSON.stringify(JSON.parse(canonicalJson(parsed.data)), null, 2)}\n`, digest: digestOf(parsed.data) };
 }
 
+/**
+ * Writes the artifact to the operator's chosen file, replacing a regular file there. Anything else at
+ * that path (a directory, a FIFO, a device) is refused before writing, as is a path that cannot be
+ * written: a typed error, and no file is left half-written (temp + rename).
+ */
 export async function writePublic(artifact: PublicArtifact, file: string): Promise<void> {
-  await writeFileDurably(file, artifact.text, { mode: 0o644 });
+  const existing = await stat(file).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? null : Promise.reject(unwritable(file, error))));
+  if (existing !== null && !existing.isFile()) throw unwritable(file, new Error('it exists and is not a regular file'));
+  try {
+    await writeFileDurably(file, artifact.text, { mode: 0o644 });
+  } catch (error) {
+    if (error instanceof CitadelError) throw error;
+    throw unwritable(file, error);
+  }
+}
+
+function unwritable(file: string, error: unknown): CitadelError {
+  const why = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
+  return new CitadelError('OUTPUT_FILE_UNWRITABLE', `cannot write ${file}: ${why}`);
 }

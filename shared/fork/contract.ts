@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DigestSchema } from '../digest';
 import { ContractContainmentSchema } from './containment-facts';
-import { CommitShaSchema, IssuerIdSchema } from './ids';
+import { CommitShaSchema, ForkIdSchema, IssuerIdSchema } from './ids';
 import { VerifierSchema, WorkflowSchema } from './workflow';
 
 export const ScopeSchema = z.strictObject({
@@ -40,6 +40,13 @@ const ContractCore = {
    * containment keeps its digest; absent means `runtime-only`.
    */
   containment: ContractContainmentSchema.optional(),
+  /**
+   * Issue 12: the fork the contract is for, and the digest of the target repository's identity
+   * (main/landing/target-identity.ts; never its path). Optional so that every contract written
+   * before keeps its digest; a contract that binds them is refused anywhere else.
+   */
+  fork_id: ForkIdSchema.optional(),
+  target_repository_digest: DigestSchema.optional(),
 };
 
 /** Schema 1 (`--runtimes`): the shared operation contract of decisions D3. */

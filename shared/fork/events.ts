@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ErrorCodeSchema } from '../errors';
 import { FailureCodeSchema } from '../runtime/telemetry';
 import { BranchStateSchema, ForkStateSchema } from './fork-record';
+import { VerifierStepSchema } from './receipts';
 
 /** Typed events the orchestrator streams to every shell (CLI progress, Mission Control). */
 export const ForkEventSchema = z.discriminatedUnion('type', [
@@ -23,7 +24,7 @@ export const ForkEventSchema = z.discriminatedUnion('type', [
     type: z.literal('verifier_step'),
     fork_id: z.string(),
     branch_id: z.string(),
-    step: z.enum(['git_diff_check', 'workflow_verifier', 'protected_paths']),
+    step: VerifierStepSchema.shape.id,
     status: z.enum(['passed', 'failed', 'not_run']),
   }),
   // A drive a shell started in the background (start, resume, retry) stopped with an error. The

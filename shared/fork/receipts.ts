@@ -13,7 +13,8 @@ export const DiffSummarySchema = z.strictObject({
 export type DiffSummary = z.infer<typeof DiffSummarySchema>;
 
 export const VerifierStepSchema = z.strictObject({
-  id: z.enum(['git_diff_check', 'workflow_verifier', 'protected_paths']),
+  // result_symlinks is newer than the others: a receipt written before it has no such step.
+  id: z.enum(['git_diff_check', 'workflow_verifier', 'protected_paths', 'result_symlinks']),
   status: z.enum(['passed', 'failed', 'not_run']),
   exit_code: z.number().int().nullable(),
   timed_out: z.boolean(),

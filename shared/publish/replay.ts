@@ -20,6 +20,13 @@ export const ReplaySchema = z.strictObject({
     state: z.string(),
     created_at: z.string(),
     history: z.array(StateChangeSchema),
+    /**
+     * Issue 12: `demo`, `state`, `created_at` and `history` (the fork's and each branch's, and each
+     * branch's `state`) are copied from fork.json, which nothing signs; verified facts are the
+     * digests, receipts, comparison, and selection and landing (shown only when they stand). Absent
+     * for a fork whose contract predates the binding, so its replay stays byte-identical.
+     */
+    record_facts: z.literal('unverified').optional(),
   }),
   contract: z.strictObject({
     contract_digest: DigestSchema,
@@ -64,8 +71,10 @@ export const ReplaySchema = z.strictObject({
     outcome: z.enum(['recommend', 'tie', 'insufficient-evidence']),
     recommended_branch_id: z.string().nullable(),
   }),
-  selection: z.strictObject({ selected: z.boolean(), branch_id: z.string().nullable(), selected_at: z.string().nullable() }),
-  landing: z.strictObject({ landed: z.boolean(), landed_at: z.string().nullable() }),
+  /** `problem`: a selection record is stored but does not stand (another fork's, or a branch not comparable now), so none is shown. */
+  selection: z.strictObject({ selected: z.boolean(), branch_id: z.string().nullable(), selected_at: z.string().nullable(), problem: z.literal('selection_unverified').optional() }),
+  /** `problem`: a landing is recorded (landing.json, or a journaled `done`) but does not hold, so the fork is not shown landed. */
+  landing: z.strictObject({ landed: z.boolean(), landed_at: z.string().nullable(), problem: z.literal('landing_unverified').optional() }),
 });
 export type Replay = z.infer<typeof ReplaySchema>;
 
@@ -85,6 +94,8 @@ export const ProofReportSchema = z.strictObject({
   }),
   replay_digest: DigestSchema,
   replay: ReplaySchema,
+  /** The replay's record facts are unsigned (see ReplaySchema `fork.record_facts`); optional only so reports written before still open. */
+  record_facts: z.literal('unverified').optional(),
 });
 export type ProofReport = z.infer<typeof ProofReportSchema>;
 

@@ -17,7 +17,9 @@ export const FAILURE_CODES = [
   'STOPPED_BY_OPERATOR',
   'WORKTREE_CONTAINMENT_VIOLATION',
   'POLICY_PROTECTED_PATH',
+  'POLICY_SYMLINK_ESCAPE',
   'VERIFIER_FAILED',
+  'VERIFICATION_TREE_MISMATCH',
 ] as const;
 export const FailureCodeSchema = z.enum(FAILURE_CODES);
 export type FailureCode = z.infer<typeof FailureCodeSchema>;

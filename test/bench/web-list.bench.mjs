@@ -11,9 +11,12 @@
 //   checks Host/token, reads the body, parses the request with its schema; listForks does readdir,
 //   a ForkIdSchema check per entry, readFile + JSON.parse + ForkRecordSchema.safeParse per record,
 //   the status projection, then the response schema check (ForkListEntrySchema per fork) and
-//   JSON.stringify; the client parses the JSON reply.
-// - bare: readdir + readFile + JSON.parse + ForkRecordSchema.parse per record (the schema parse is
-//   fair: the API validates every record too), with the same Promise.all concurrency as listForks.
+//   JSON.stringify; the client parses the JSON reply. Each fork's contract.json is read too (a fork
+//   whose contract no longer verifies is listed blocked, never ready): readFile + JSON.parse +
+//   contract schema + its canonical digest compared with the record's.
+// - bare: readdir + readFile + JSON.parse + ForkRecordSchema.parse per record, and the same read,
+//   schema and digest of its contract.json (both parses are fair: the API does each too), with the
+//   same Promise.all concurrency as listForks.
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
@@ -54,20 +57,28 @@ export async function run({ log = (line) => process.stderr.write(`${line}\n`) } 
         `export { createMissionControlService } from ${JSON.stringify(path.join(repoRoot, 'main/mission-control/service.ts'))};`,
         `export { openOrchestratorContext } from ${JSON.stringify(path.join(repoRoot, 'main/host/open-context.ts'))};`,
         `export { ForkRecordSchema } from ${JSON.stringify(path.join(repoRoot, 'shared/fork/fork-record.ts'))};`,
+        `export { ContractV1Schema, ContractV2Schema } from ${JSON.stringify(path.join(repoRoot, 'shared/fork/contract.ts'))};`,
+        `export { digestOf } from ${JSON.stringify(path.join(repoRoot, 'shared/digest.ts'))};`,
       ].join('\n'),
     );
     // Inside the repository, so the bundle's external packages resolve from its node_modules.
     await build({ entryPoints: [entry], outfile: bundle, bundle: true, platform: 'node', format: 'esm', packages: 'external', absWorkingDir: repoRoot, nodePaths: [path.join(repoRoot, 'node_modules')], logLevel: 'error' });
-    const { startWebHost, createMissionControlService, openOrchestratorContext, ForkRecordSchema } = await import(pathToFileURL(bundle).href);
+    const { startWebHost, createMissionControlService, openOrchestratorContext, ForkRecordSchema, ContractV1Schema, ContractV2Schema, digestOf } = await import(
+      pathToFileURL(bundle).href
+    );
+    const contractSchema = (record) => (record.schema_version === 1 ? ContractV1Schema : ContractV2Schema);
 
-    log(`  ${name}: writing ${FORKS} fork records`);
+    log(`  ${name}: writing ${FORKS} fork records and their contracts`);
     const records = syntheticRecords(FORKS);
-    // Every record, not just one, must pass the real schema: an invalid one would be listed as
-    // "unknown" without its parse cost and flatter the API side.
-    for (const record of records) ForkRecordSchema.parse(record);
-    for (const record of records) {
+    // Every record and contract, not just one, must pass the real schema and digest: an invalid one
+    // would be listed as "unknown" or "blocked" without its full cost and flatter the API side.
+    for (const { record, contract } of records) {
+      ForkRecordSchema.parse(record);
+      contractSchema(record).parse(contract);
+      record.contract_digest = digestOf(contract);
       mkdirSync(path.join(forksDir, record.fork_id), { recursive: true });
       writeFileSync(path.join(forksDir, record.fork_id, 'fork.json'), `${JSON.stringify(record, null, 2)}\n`);
+      writeFileSync(path.join(forksDir, record.fork_id, 'contract.json'), `${JSON.stringify(contract, null, 2)}\n`);
     }
 
     const env = { ...process.env, CITADEL_HOME: home, CITADEL_KEYSTORE: 'file', CITADEL_ISSUER: 'bench' };
@@ -84,10 +95,20 @@ export async function run({ log = (line) => process.stderr.write(`${line}\n`) } 
       if (reply.value.forks.length !== FORKS) throw new Error(`listForks returned ${reply.value.forks.length} forks, expected ${FORKS}`);
       const unknown = reply.value.forks.find((f) => f.state === 'unknown');
       if (unknown) throw new Error(`listForks could not read ${unknown.fork_id}: ${unknown.problem}`);
+      const listed = new Map(reply.value.forks.map((f) => [f.fork_id, f.state]));
+      const changed = records.find(({ record }) => listed.get(record.fork_id) !== record.state);
+      if (changed) throw new Error(`listForks shows ${changed.record.fork_id} as ${listed.get(changed.record.fork_id)}, not ${changed.record.state}: its contract did not verify`);
     };
     const bare = async () => {
       const ids = await readdir(forksDir);
-      const parsed = await Promise.all(ids.map(async (id) => ForkRecordSchema.parse(JSON.parse(await readFile(path.join(forksDir, id, 'fork.json'), 'utf8')))));
+      const parsed = await Promise.all(
+        ids.map(async (id) => {
+          const record = ForkRecordSchema.parse(JSON.parse(await readFile(path.join(forksDir, id, 'fork.json'), 'utf8')));
+          const contract = contractSchema(record).parse(JSON.parse(await readFile(path.join(forksDir, id, 'contract.json'), 'utf8')));
+          if (digestOf(contract) !== record.contract_digest) throw new Error(`bare: the contract of ${id} does not verify`);
+          return record;
+        }),
+      );
       if (parsed.length !== FORKS) throw new Error(`bare read ${parsed.length} forks, expected ${FORKS}`);
     };
 
@@ -157,7 +178,7 @@ function syntheticRecords(count) {
         ],
       };
     });
-    records.push({
+    const record = {
       schema_version: schemaVersion,
       fork_id: forkId(createdMs, i),
       demo: i % 10 === 0,
@@ -165,6 +186,7 @@ function syntheticRecords(count) {
       state,
       created_at: at(0),
       base_revision: hex(i, 40),
+      // Set to the contract's own digest once it is built.
       contract_digest: hexDigest(i),
       executor_set_digest: schemaVersion === 1 ? null : hexDigest(i + 100_000),
       history: [
@@ -173,9 +195,25 @@ function syntheticRecords(count) {
         { state, at: at(60) },
       ],
       branches,
-    });
+    };
+    records.push({ record, contract: syntheticContract(record, i) });
   }
   return records;
+}
+
+/** A contract of the record's schema that binds its base revision (and, schema 2, its executor set). */
+function syntheticContract(record, i) {
+  const contract = {
+    objective_digest: hexDigest(i + 200_000),
+    scope: { repository: 'whole', effects: 'branch_worktree' },
+    policy: { protected_paths: ['test/**'], landing: 'selection_and_confirmation' },
+    budget: { max_duration_seconds: 1800, max_cost_usd: null, max_attempts: 1 },
+    workflow: { source: 'file', steps: [{ id: 'fix', instruction: `Fix bug ${i}.` }], file_path_in_repo: null, file_digest: hexDigest(i + 300_000) },
+    verifier: { builtin: ['git_diff_check'], command: { command: 'node', args: ['--test'], timeout_seconds: 120 } },
+    base_revision: record.base_revision,
+  };
+  if (record.schema_version === 1) return contract;
+  return { ...contract, executor_set_digest: record.executor_set_digest, signer_public_key_digest: hexDigest(i + 400_000), issuer_id: 'bench' };
 }
 
 /** `fork-` + a ULID-shaped id: 10 base32 characters of time, 16 of a counter-derived "random" part. */

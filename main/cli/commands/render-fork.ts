@@ -8,7 +8,7 @@ import { marked } from './render-comparison';
 /** One fork; `fork status FORK_ID` adds the containment its contract binds. */
 export function renderForkStatus(status: ForkStatus, containment?: ForkContainment): string {
   const lines = [
-    `${status.fork_id}${status.demo ? ' [demo]' : ''}  ${status.state}  (schema ${status.schema_version}, revision ${status.revision})`,
+    `${status.fork_id}${status.demo ? ' [demo]' : ''}  ${status.state}  (schema ${status.schema_version}, revision ${status.revision}; states recorded, not signed)`,
     `  base      ${status.base_revision}`,
     `  contract  ${status.contract_digest}`,
     ...(status.executor_set_digest ? [`  executors ${status.executor_set_digest}`] : []),

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
-import { link, lstat, mkdir, open, rm } from 'node:fs/promises';
+import { link, lstat, mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { CitadelError } from '../../../shared/errors';
 import type { KeyBackend } from './key-backend';
 
 const MAX_KEY_FILE_BYTES = 4096;
+const MAX_TRUSTED_FILE_BYTES = 64 * 1024;
 // POSIX permissions: a key file is 0600 and its folder 0700, both owned by this user (as ssh requires).
 const POSIX = process.platform !== 'win32';
 
@@ -17,13 +18,16 @@ const POSIX = process.platform !== 'win32';
  */
 export function fileKeyBackend(keysDir: string): KeyBackend {
   const keyFile = (issuerId: string): string => path.join(keysDir, `${issuerId}.key`);
+  // A leading dot: no issuer id names it.
+  const trustedFile = path.join(keysDir, '.trusted-keys.json');
 
-  const read = async (issuerId: string): Promise<string | null> => {
+  const read = (issuerId: string): Promise<string | null> => readPrivate(keyFile(issuerId), MAX_KEY_FILE_BYTES);
+  const readPrivate = async (file: string, maxBytes: number): Promise<string | null> => {
     if (!(await inspectDir(keysDir))) return null;
-    const file = keyFile(issuerId);
     let handle;
     try {
-      handle = await open(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+      // O_NONBLOCK: a FIFO planted as the key file is refused below instead of blocking the open.
+      handle = await open(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return null;
@@ -35,7 +39,7 @@ export function fileKeyBackend(keysDir: string): KeyBackend {
       if (!info.isFile()) throw insecure(file, 'is not a regular file');
       if (POSIX && info.uid !== process.getuid?.()) throw insecure(file, 'is owned by another user');
       if (POSIX && (info.mode & 0o077) !== 0) throw insecure(file, `is accessible to others (mode ${(info.mode & 0o777).toString(8)}; expected 600)`);
-      const buffer = Buffer.alloc(MAX_KEY_FILE_BYTES + 1);
+      const buffer = Buffer.alloc(maxBytes + 1);
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
       // The stored text is one line; an oversized file is handed on as is and read as corrupt.
       const text = buffer.subarray(0, bytesRead).toString('utf8');
@@ -77,6 +81,27 @@ export function fileKeyBackend(keysDir: string): KeyBackend {
     },
     async check() {
       await inspectDir(keysDir);
+    },
+    readTrusted: () => readPrivate(trustedFile, MAX_TRUSTED_FILE_BYTES),
+    async writeTrusted(text) {
+      await ensureDir(keysDir);
+      const temp = path.join(keysDir, `.trusted-keys.${randomUUID()}.tmp`);
+      try {
+        const handle = await open(temp, 'wx', 0o600);
+        try {
+          await handle.writeFile(`${text}\n`, 'utf8');
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+        // Unlike a private key, the list is replaced as a whole.
+        await rename(temp, trustedFile);
+        await syncDir(keysDir);
+      } catch (error) {
+        throw ioFailed('write', trustedFile, error);
+      } finally {
+        await rm(temp, { force: true });
+      }
     },
   };
 }

@@ -10,4 +10,11 @@ export interface KeyBackend {
   create(issuerId: string, text: string): Promise<string>;
   /** Throws the error a key operation would meet now; touches no key. */
   check(): Promise<void>;
+  /**
+   * The operator's imported public keys (main/evidence/trust/trusted-keys.ts), one entry beside the
+   * private keys: a process that can only write the fork root cannot add one. null when none was imported.
+   */
+  readTrusted(): Promise<string | null>;
+  /** Replaces that entry. */
+  writeTrusted(text: string): Promise<void>;
 }

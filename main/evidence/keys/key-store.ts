@@ -37,6 +37,9 @@ export interface KeyStore {
   /** The issuer's key if it has one; never creates it (for displays, which must have no side effect). */
   loadSigningKey(issuerId: string): Promise<SigningKey | null>;
   status(): Promise<KeyStoreStatus>;
+  /** The stored list of imported public keys (parsed by main/evidence/trust/trusted-keys.ts); null when none. */
+  readTrustedKeys(): Promise<string | null>;
+  writeTrustedKeys(text: string): Promise<void>;
 }
 
 export interface KeyStoreOptions {
@@ -91,5 +94,7 @@ export function openKeyStore(options: KeyStoreOptions): KeyStore {
         return { store, ready: false, error: error.toData() };
       }
     },
+    readTrustedKeys: () => backend.readTrusted(),
+    writeTrustedKeys: (text) => backend.writeTrusted(text),
   };
 }

@@ -11,6 +11,8 @@ const ENTRY_OPTIONS: EntryOptions = { linux: { store: 'secret-service' } };
 
 // check() looks this account up: the issuer grammar cannot produce it (it starts with a dot).
 const CHECK_ACCOUNT = '.citadel-status-check';
+// The imported public keys: one entry, in an account no issuer id can name either.
+const TRUSTED_ACCOUNT = '.citadel-trusted-keys';
 
 /**
  * Private keys in the OS keychain (Secret Service on Linux, Keychain on macOS, Credential Manager
@@ -61,6 +63,10 @@ export function osKeychainBackend(timeoutMs: number): KeyBackend {
     },
     async check() {
       await call('check', CHECK_ACCOUNT, (entry, signal) => entry.getPassword(signal));
+    },
+    readTrusted: () => call('read', TRUSTED_ACCOUNT, (entry, signal) => entry.getPassword(signal)),
+    async writeTrusted(text) {
+      await call('write', TRUSTED_ACCOUNT, (entry, signal) => entry.setPassword(text, signal));
     },
   };
 }

@@ -1,11 +1,9 @@
 import type { Digest } from '../../../shared/digest';
 import { isCitadelError } from '../../../shared/errors';
 import type { KeyStore } from '../keys/key-store';
+import { fingerprintOf, isTrustedKey } from './trusted-keys';
 
-// As Settings shows it: enough of a key digest for a person to compare two screens.
-const FINGERPRINT_HEX = 16;
-
-/** Where trust comes from: the issuer keys this machine's key store holds. */
+/** Where trust comes from: the issuer keys this machine's key store holds, and the public keys imported into it. */
 export interface TrustAnchors {
   readonly keys: KeyStore;
   /** The operator's issuer (CITADEL_ISSUER or the default). */
@@ -22,7 +20,8 @@ export type SignerTrust =
 
 /**
  * Looks the signer's key up among the local issuer keys: the operator's issuer and the issuer the
- * fork names (a key this store holds was made by this operator, whatever the fork claims). A key
+ * fork names (a key this store holds was made by this operator, whatever the fork claims), then
+ * among the public keys the operator imported into the key store (`citadel trust import`). A key
  * the fork's own files carry is never trusted for being there: a re-signed chain is consistent.
  * Reading never creates a key, so with no local key every fork is untrusted.
  */
@@ -41,10 +40,17 @@ export async function signerTrust(anchors: TrustAnchors, signer: { readonly issu
       problems.push(`${error.code}: ${error.message}`);
     }
   }
+  // Then the keys the operator imported (`citadel trust import`), held by the same key store.
+  try {
+    if (await isTrustedKey(anchors.keys, signer.public_key_digest)) return { trusted: true, issuer_id: signer.issuer_id };
+  } catch (error) {
+    if (!isCitadelError(error)) throw error;
+    problems.push(`${error.code}: ${error.message}`);
+  }
   const signedBy = `signed by key ${fingerprint(signer.public_key_digest)}`;
   if (held.length > 0) {
     const local = held.map(fingerprint).join(', ');
-    return { trusted: false, local_key: 'present', message: `the fork is ${signedBy}, not by the issuer key this machine holds (${local}): its evidence is not trusted` };
+    return { trusted: false, local_key: 'present', message: `the fork is ${signedBy}, not by the issuer key this machine holds (${local}) nor by an imported key: its evidence is not trusted` };
   }
   if (problems.length > 0) {
     return { trusted: false, local_key: 'unreadable', message: `the fork is ${signedBy}; the key store could not be read (${problems.join('; ')}), so no evidence can be trusted` };
@@ -53,8 +59,8 @@ export async function signerTrust(anchors: TrustAnchors, signer: { readonly issu
   return {
     trusted: false,
     local_key: 'not_created',
-    message: `the fork is ${signedBy}; the ${anchors.keys.store.kind} key store holds no key for ${names}, so no fork's evidence can be trusted on this machine`,
+    message: `the fork is ${signedBy}; the ${anchors.keys.store.kind} key store holds no key for ${names} and no imported key matches, so its evidence cannot be trusted on this machine`,
   };
 }
 
-const fingerprint = (digest: Digest): string => digest.slice('sha256:'.length, 'sha256:'.length + FINGERPRINT_HEX);
+const fingerprint = fingerprintOf;

@@ -1,12 +1,15 @@
 import { appendFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { CitadelError } from '../../../shared/errors';
 import { EgressDenialSchema, type EgressDenial } from '../../sandbox/egress/egress-denial';
 import { PRIVATE_FILE_MODE } from '../../store/atomic-file';
 import { EGRESS_DENIALS_FILE } from '../../store/fork-layout';
+import { readBoundedText } from '../../store/read-bounded-text';
 
 /** Enough to show what a run tried; a runtime looping on a refused host must not fill the disk. */
 export const MAX_RECORDED_DENIALS = 1000;
+/** Far above MAX_RECORDED_DENIALS lines of the recorder's own JSON: a larger file was not written by it. */
+const MAX_DENIALS_FILE_BYTES = 4 * 1024 * 1024;
 
 /** The attempt's denials file: beside the run status, in the attempt folder. */
 export function egressDenialsFile(statusFile: string): string {
@@ -30,12 +33,18 @@ export function denialRecorder(file: string): (denial: EgressDenial) => void {
   };
 }
 
-/** The denials a run recorded; none when it recorded none. A line that is not a denial is skipped, not trusted. */
+/**
+ * The denials a run recorded; none when it recorded none. Read bounded, never through a link or from
+ * a FIFO. A line that is not a denial is skipped, not trusted.
+ */
 export async function readEgressDenials(file: string): Promise<EgressDenial[]> {
-  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return '';
-    throw error;
-  });
+  const read = await readBoundedText(file, MAX_DENIALS_FILE_BYTES, 'refuse');
+  if (!read.ok && read.kind === 'unreadable' && read.reason === 'ENOENT') return [];
+  if (!read.ok) {
+    const why = read.kind === 'unreadable' ? read.reason : read.violation.message;
+    throw new CitadelError('RUN_STATUS_UNREADABLE', `the egress denials of this run cannot be read: ${why}`);
+  }
+  const text = read.text;
   return text.split('\n').flatMap((line) => {
     if (line === '') return [];
     try {

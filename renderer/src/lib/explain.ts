@@ -17,7 +17,9 @@ const FAILURES = {
   STOPPED_BY_OPERATOR: 'An operator stopped this branch.',
   WORKTREE_CONTAINMENT_VIOLATION: 'A worktree or branch changed outside Citadel (checkout, commit, removal or move), so the verifier did not run.',
   POLICY_PROTECTED_PATH: 'The diff touches a protected path, such as the workflow file itself.',
+  POLICY_SYMLINK_ESCAPE: 'The result adds or changes a symbolic link that points outside the worktree (an absolute target, or one that climbs out of it), so no verifier ran.',
   VERIFIER_FAILED: 'The verifier ran and failed.',
+  VERIFICATION_TREE_MISMATCH: 'After removing every untracked and ignored file, the worktree still did not hold exactly the result commit, so the verifier did not run.',
 } as const satisfies Record<FailureCode, string>;
 
 const BLOCKED = {

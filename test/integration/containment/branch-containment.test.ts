@@ -9,7 +9,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSyn
 import path from 'node:path';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { installSimulatedRuntimes } from '../../../main/demo/simulated-runtime';
+import { installSimulatedRuntimes, type SimulationScenario } from '../../../main/demo/simulated-runtime';
 import { privateKeyFromText } from '../../../main/evidence/keys/private-key-text';
 import { signEnvelope } from '../../../main/evidence/signing/sign-envelope';
 import { BUILT_SIMULATOR, parseDoc, type ForkStatusDoc } from '../../support/fork-harness';
@@ -92,7 +92,7 @@ interface ProbeFork {
  */
 async function probeFork(
   runtimes: 'probe' | 'simulated',
-  options: { skip?: { runtime?: readonly Probe[]; verifier?: readonly Probe[] }; hang?: readonly string[]; verifierTimeout?: number } = {},
+  options: { skip?: { runtime?: readonly Probe[]; verifier?: readonly Probe[] }; hang?: readonly string[]; verifierTimeout?: number; simulation?: SimulationScenario } = {},
 ): Promise<ProbeFork> {
   const base = tempDir('citadel-contain-');
   const repo = path.join(base, 'repo');
@@ -130,7 +130,7 @@ async function probeFork(
       chmodSync(path.join(bin, name), 0o755);
     }
   } else {
-    await installSimulatedRuntimes(bin, { outcome: 'success' }, process.execPath, BUILT_SIMULATOR);
+    await installSimulatedRuntimes(bin, options.simulation ?? { outcome: 'success' }, process.execPath, BUILT_SIMULATOR);
   }
   const env = {
     ...process.env,
@@ -245,8 +245,12 @@ describe('a contained branch (bubblewrap) sees only its worktree, its git metada
 
   it('its verifier (a script in the worktree) is denied the same, with no network; control: runtime-only lets it', async () => {
     for (const containment of ['auto', 'runtime-only'] as const) {
+      // Runtime-only, claude's verifier writes into codex's worktree: codex's run waits for that file, so it
+      // is part of codex's result, not an untracked file codex's collection removes before its verifier.
+      const awaitSibling = ['sh', '-c', 'for i in $(seq 600); do [ -e planted-by-verifier-branch-claude.txt ] && exit 0; sleep 0.1; done'];
+      const simulation: SimulationScenario = containment === 'auto' ? { outcome: 'success' } : { outcome: 'success', codex: { commands: [awaitSibling] } };
       // The verifier has no runtime home, so no seeded credential to probe.
-      const f = await probeFork('simulated', { skip: { verifier: ['seed_read', 'seed_write'] } });
+      const f = await probeFork('simulated', { skip: { verifier: ['seed_read', 'seed_write'] }, simulation });
       const { run, doc } = await start(f, containment);
       expect(run.code, run.stderr).toBe(0);
       for (const branchId of BRANCHES) {

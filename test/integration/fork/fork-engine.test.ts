@@ -41,7 +41,7 @@ describe('fork start: verified branches', () => {
       status: 'passed',
       diff: { files_changed: 1, insertions: 1, deletions: 1 },
       telemetry: { observed_model: 'claude-sonnet-4-5', observed_model_source: 'claude_result_model_usage' },
-      verifier: { status: 'passed', steps: [{ id: 'protected_paths', status: 'passed' }, { id: 'git_diff_check', status: 'passed' }, { id: 'workflow_verifier', status: 'passed', exit_code: 0 }] },
+      verifier: { status: 'passed', steps: [{ id: 'result_symlinks', status: 'passed' }, { id: 'protected_paths', status: 'passed' }, { id: 'git_diff_check', status: 'passed' }, { id: 'workflow_verifier', status: 'passed', exit_code: 0 }] },
     });
     expect(receipt.receipt.env_names).toEqual(expect.arrayContaining(['HOME', 'PATH']));
     expect(receipt.receipt.env_names).not.toContain('CITADEL_HOME');
@@ -157,7 +157,7 @@ describe('fork start: typed failures', () => {
     });
     expect(branch(doc, 'branch-claude')).toMatchObject({ state: 'failed', failure_code: 'POLICY_PROTECTED_PATH' });
     const receipt = h.readJson<{ receipt: { verifier: { steps: { id: string; status: string }[] } } }>(h.attemptFile(doc.fork_id, 'branch-claude', 'execution-receipt.json'));
-    expect(receipt.receipt.verifier.steps.map((s) => `${s.id}:${s.status}`)).toEqual(['protected_paths:failed', 'git_diff_check:not_run', 'workflow_verifier:not_run']);
+    expect(receipt.receipt.verifier.steps.map((s) => `${s.id}:${s.status}`)).toEqual(['result_symlinks:passed', 'protected_paths:failed', 'git_diff_check:not_run', 'workflow_verifier:not_run']);
   });
 });
 

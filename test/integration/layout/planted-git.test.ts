@@ -58,9 +58,10 @@ describe('planted git state runs nothing in Citadel\'s own git commands', () => 
       execFileSync('git', ['-C', evil, 'config', 'core.fsmonitor', script]);
       return { edits: [{ path: '.git', content: `gitdir: ${path.join(evil, '.git')}\n` }, { path: '.gitattributes', content: '* filter=evil\n' }] };
     });
-    expect(branch(p.doc, 'branch-claude')).toMatchObject({ state: 'passed', failure_code: null });
+    // Committed and delivered, but not verified: the verifier's own git would read the agent's repository (issue 12).
+    expect(branch(p.doc, 'branch-claude')).toMatchObject({ state: 'failed', failure_code: 'VERIFICATION_TREE_MISMATCH' });
     expect(existsSync(p.marker)).toBe(false);
-    // What was verified is what was delivered: the worktree's files, through Citadel's own git dir.
+    // What was committed is what was delivered: the worktree's files, through Citadel's own git dir.
     const verified = receipt(p);
     expect(delivered(p, '')).toBe(verified.result_commit);
     expect(delivered(p, '^{tree}')).toBe(verified.result_tree);
@@ -81,7 +82,8 @@ describe('planted git state runs nothing in Citadel\'s own git commands', () => 
         ],
       ],
     }));
-    expect(branch(p.doc, 'branch-claude')).toMatchObject({ state: 'passed', failure_code: null });
+    // The result holds sub only as a commit id, so the files the verifier would see there never land (issue 12).
+    expect(branch(p.doc, 'branch-claude')).toMatchObject({ state: 'failed', failure_code: 'VERIFICATION_TREE_MISMATCH' });
     expect(existsSync(p.marker)).toBe(false);
     const verified = receipt(p);
     expect(delivered(p, '^{tree}')).toBe(verified.result_tree);

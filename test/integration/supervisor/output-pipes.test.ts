@@ -45,11 +45,11 @@ function peakResidentBytes(pid: number): number {
 }
 
 describe('a supervised runtime writes into pipes, and the supervisor keeps at most the cap of each', () => {
-  it('a 200 MiB flood with a 1 MiB cap: each log is exactly the cap, the rest counted, the supervisor stays small', async () => {
+  it('a 2 GiB flood with a 1 MiB cap: each log is exactly the cap, the rest counted, the supervisor stays small', async () => {
     const dir = tempDir();
     const flooded = path.join(dir, 'flooded');
     const go = path.join(dir, 'go');
-    const script = `head -c ${200 * MiB} /dev/zero; head -c ${3 * MiB} /dev/zero >&2; : > "$1"; while [ ! -e "$2" ]; do sleep 0.05; done`;
+    const script = `head -c ${2048 * MiB} /dev/zero; head -c ${3 * MiB} /dev/zero >&2; : > "$1"; while [ ! -e "$2" ]; do sleep 0.05; done`;
     const spec = nodeRuntime(dir, '', { overrides: { command: '/bin/sh', args: ['-c', script, 'sh', flooded, go], env: SHELL_ENV, output_cap_bytes: MiB } });
     const running = expectRunning(track(await launchSupervised(spec, bundles().supervisor)));
     await waitUntil('the runtime has written its flood', () => existsSync(flooded), 120_000);
@@ -63,7 +63,7 @@ describe('a supervised runtime writes into pipes, and the supervisor keeps at mo
     expect(statSync(spec.stderr_file).size).toBe(MiB);
     expect((exited as ExitedStatus).output).toEqual({
       cap_bytes: MiB,
-      stdout: { received_bytes: 200 * MiB, dropped_bytes: 199 * MiB },
+      stdout: { received_bytes: 2048 * MiB, dropped_bytes: 2047 * MiB },
       stderr: { received_bytes: 3 * MiB, dropped_bytes: 2 * MiB },
     });
     expect(statSync(spec.stdout_file).mode & 0o777).toBe(0o600);

@@ -7,17 +7,14 @@
  * fork copied to a fork root whose key store holds the forger's key: there it verifies and is
  * recommended, so the chain is complete and the local key store is the only thing refusing it.
  */
-import { createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { chmodSync, cpSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { privateKeyToText } from '../../../main/evidence/keys/private-key-text';
-import { signEnvelope } from '../../../main/evidence/signing/sign-envelope';
-import { publicKeyDigest, publicKeyHex, rawPublicKey } from '../../../main/evidence/signing/public-key';
-import { digestOf } from '../../../shared/digest';
-import { branchResultOf, type ExecutionReceipt, type ForkReceipt } from '../../../shared/fork/receipts';
 import { FIXED_SUM, ForkHarness, WRONG_SUM } from '../../support/fork-harness';
 import type { CliRun } from '../../support/run-cli';
+import { resignFork } from '../../support/resign-fork';
 import { useTempDirs } from '../../support/temp-dir';
 
 const tempDir = useTempDirs();
@@ -78,59 +75,7 @@ async function readyFork(
   return doc.fork_id;
 }
 
-const readJson = <T>(h: ForkHarness, file: string): T => h.readJson<T>(file);
 const writeJson = (file: string, value: unknown): void => writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
-
-/**
- * Re-signs every signed file of a fork with `key`, as an attacker holding only the fork root would:
- * signer.json, the schema 2 contract's key digest, fork.json's contract digest, every execution
- * receipt, observation and wrapper. `flip` turns branches into passes or failures on the way.
- */
-function resign(h: ForkHarness, forkId: string, key: KeyObject, flip: Record<string, 'passed' | 'failed'> = {}): void {
-  const dir = h.forkDir(forkId);
-  const publicKey = createPublicKey(key);
-  const keyDigest = publicKeyDigest(rawPublicKey(publicKey));
-  const signer = readJson<Record<string, unknown>>(h, path.join(dir, 'signer.json'));
-  writeJson(path.join(dir, 'signer.json'), { ...signer, public_key_hex: publicKeyHex(publicKey), public_key_digest: keyDigest });
-  const record = readJson<RecordDoc & { schema_version: number }>(h, path.join(dir, 'fork.json'));
-  if (record.schema_version === 2) {
-    const contract = readJson<Record<string, unknown>>(h, path.join(dir, 'contract.json'));
-    const forged = { ...contract, signer_public_key_digest: keyDigest };
-    writeJson(path.join(dir, 'contract.json'), forged);
-    record.contract_digest = digestOf(forged);
-  }
-  for (const branch of record.branches) {
-    const file = (name: string): string => h.attemptFile(forkId, branch.branch_id, name, branch.attempt);
-    const receipt = readJson<{ receipt: ExecutionReceipt }>(h, file('execution-receipt.json')).receipt;
-    const to = flip[branch.branch_id];
-    const forged: ExecutionReceipt = {
-      ...receipt,
-      contract_digest: record.contract_digest,
-      ...(to === undefined
-        ? {}
-        : {
-            status: to,
-            failure_code: to === 'passed' ? null : 'VERIFIER_FAILED',
-            verifier: {
-              status: to,
-              steps: receipt.verifier.steps.map((s) => (s.id === 'workflow_verifier' ? { ...s, status: to, exit_code: to === 'passed' ? 0 : 1 } : s)),
-            },
-          }),
-    };
-    branch.state = forged.status;
-    branch.failure_code = forged.failure_code;
-    const sealed = signEnvelope(forged, key);
-    writeJson(file('execution-receipt.json'), sealed);
-    if (record.schema_version === 2) {
-      const observation = { telemetry: forged.telemetry, branch_result_digest: digestOf(branchResultOf(forged)) };
-      writeJson(file('observation.json'), observation);
-      const wrapper = readJson<{ receipt: ForkReceipt }>(h, file('fork-receipt.json')).receipt;
-      const rewrapped: ForkReceipt = { ...wrapper, contract_digest: record.contract_digest, execution_receipt_digest: sealed.receipt_digest, observation_digest: digestOf(observation) };
-      writeJson(file('fork-receipt.json'), signEnvelope(rewrapped, key));
-    }
-  }
-  writeJson(path.join(dir, 'fork.json'), record);
-}
 
 /** The fork copied to a fresh fork root whose file key store holds `key` as the harness issuer's key. */
 function underKey(h: ForkHarness, forkId: string, key: KeyObject): Record<string, string> {
@@ -175,7 +120,7 @@ describe('a fork verifies only against a key this machine trusts', () => {
     const head = h.gitIn(h.repo, 'rev-parse', 'HEAD');
 
     const forger = generateKeyPairSync('ed25519').privateKey;
-    resign(h, forkId, forger, { 'branch-claude-sonnet': 'failed', 'branch-codex-mini': 'passed' });
+    resignFork(h.forkDir(forkId), forger, { 'branch-claude-sonnet': 'failed', 'branch-codex-mini': 'passed' });
 
     const forged = await compare(h, forkId, FILE_STORE);
     expectUntrusted(forged, 2);
@@ -220,7 +165,7 @@ describe('a fork verifies only against a key this machine trusts', () => {
     expectUntrusted(unreachable, 2);
     expect(unreachable.reasons[0]).toContain('the key store could not be read (KEYCHAIN_UNAVAILABLE');
     const forger = generateKeyPairSync('ed25519').privateKey;
-    resign(h, forkId, forger, { 'branch-claude': 'failed', 'branch-codex': 'passed' });
+    resignFork(h.forkDir(forkId), forger, { 'branch-claude': 'failed', 'branch-codex': 'passed' });
     expectUntrusted(await compare(h, forkId), 2);
     expect((await proof(h, forkId)).counts).toMatchObject({ branches: 2, comparable: 0, verified_receipts: 0 });
     // Control: under the forger's key the forged chain is complete, and its forged pass is recommended.

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createPublicKey } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -89,6 +90,10 @@ describe('file key store (CITADEL_KEYSTORE=file)', () => {
 
     symlinkSync(file, path.join(keysDir, 'local-link.key'));
     await expect(store.loadOrCreateSigningKey('local-link')).rejects.toMatchObject({ code: 'KEY_STORE_INSECURE' });
+
+    // A FIFO is refused at once (opened non-blocking), never waited on for a writer.
+    execFileSync('mkfifo', ['-m', '600', path.join(keysDir, 'local-fifo.key')]);
+    await expect(store.loadOrCreateSigningKey('local-fifo')).rejects.toMatchObject({ code: 'KEY_STORE_INSECURE', message: expect.stringMatching(/not a regular file/) });
 
     const elsewhere = tempDir();
     const linkedDir = path.join(tempDir(), 'keys');

@@ -1,0 +1,76 @@
+import { lstat, readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { BranchRepository } from './branch-repository';
+import { runGit, stdoutFields, stdoutLine } from './run';
+import { treeEntriesOfMode } from './tree-entries';
+
+/** What the worktree must be before a verifier judges it: the result commit Citadel made. */
+export interface VerificationTarget {
+  readonly commit: string;
+  readonly tree: string;
+}
+
+/**
+ * Why a worktree is not the result: what `git status` still lists, a moved HEAD, a `.git` Citadel
+ * did not write, or submodule (gitlink) directories that hold files the result does not.
+ */
+export type VerificationTreeProblem =
+  | { readonly kind: 'status'; readonly entries: readonly string[] }
+  | { readonly kind: 'gitlink'; readonly paths: readonly string[] }
+  | { readonly kind: 'head_tree'; readonly expected: string; readonly actual: string }
+  | { readonly kind: 'git_file' };
+
+export type VerificationTree = { readonly ok: true } | { readonly ok: false; readonly problems: readonly VerificationTreeProblem[] };
+
+const GITLINK_MODE = '160000';
+// Enough of a listing to say what stayed, without copying a whole tree into a private report.
+const MAX_LISTED_ENTRIES = 100;
+
+/**
+ * Makes the branch worktree hold exactly the tree of `result` (issue 12, "verified is what lands"):
+ * every untracked and ignored file is removed (`git clean -ffdx`, so a planted `node_modules/x.js`
+ * or a `.gitignore`d `fix.js` the tests would load is gone), then checked, never assumed: the status
+ * lists nothing (ignored and untracked included), HEAD's tree is `result.tree`, the root `.git`
+ * (which git never cleans) is still the file Citadel wrote, and every submodule directory is empty
+ * (the result holds only the submodule's commit id; neither clean nor status looks inside). A
+ * clean in place rather than a second checkout: on a 20,000-file tree a checkout doubles the
+ * fork-start cost, a clean is a stat walk.
+ * Repeatable: a retry after a crash cleans and checks again. This is the one place the verifier's
+ * tree is made, so what setup and `.worktreeinclude` will keep (issue 13) belongs here.
+ */
+export async function prepareVerificationTree(repo: BranchRepository, result: VerificationTarget): Promise<VerificationTree> {
+  // -ff: also untracked nested repositories. -q: only failures are printed.
+  await runGit(repo, ['clean', '-ffdxq']);
+  const problems: VerificationTreeProblem[] = [];
+  const status = stdoutFields(await runGit(repo, ['status', '--porcelain=v1', '-z', '--ignored=matching', '--untracked-files=all']));
+  if (status.length > 0) problems.push({ kind: 'status', entries: status.slice(0, MAX_LISTED_ENTRIES) });
+  const head = stdoutLine(await runGit(repo, ['rev-parse', '--verify', 'HEAD^{tree}']));
+  if (head !== result.tree) problems.push({ kind: 'head_tree', expected: result.tree, actual: head });
+  if (!(await isCitadelGitFile(repo))) problems.push({ kind: 'git_file' });
+  const filled = await filledGitlinks(repo, result.tree);
+  if (filled.length > 0) problems.push({ kind: 'gitlink', paths: filled.slice(0, MAX_LISTED_ENTRIES) });
+  return problems.length === 0 ? { ok: true } : { ok: false, problems };
+}
+
+/**
+ * The worktree's `.git` is the regular file ensureBranchRepository wrote, naming the branch's git
+ * dir: a verifier's own git commands must read Citadel's repository, not one the agent named.
+ */
+async function isCitadelGitFile(repo: BranchRepository): Promise<boolean> {
+  const file = path.join(repo.workTree, '.git');
+  const info = await lstat(file).catch(() => null);
+  if (info === null || !info.isFile() || info.size > 4096) return false;
+  return (await readFile(file, 'utf8')) === `gitdir: ${repo.gitDir}\n`;
+}
+
+/** Gitlinks of `tree` whose worktree path is anything but an empty directory or nothing. */
+async function filledGitlinks(repo: BranchRepository, tree: string): Promise<string[]> {
+  const filled: string[] = [];
+  for (const link of await treeEntriesOfMode(repo, tree, GITLINK_MODE)) {
+    const full = path.join(repo.workTree, link.path);
+    const info = await lstat(full).catch(() => null);
+    if (info === null) continue;
+    if (!info.isDirectory() || (await readdir(full)).length > 0) filled.push(link.path);
+  }
+  return filled;
+}

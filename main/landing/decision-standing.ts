@@ -8,7 +8,7 @@ import { DECISION_RECORD, readStoredJson, UNTRUSTED } from '../store/read-stored
 import type { VerifiedFork } from '../evidence/verify-fork';
 import { mergeCommitHolds } from './find-merge-commit';
 import { landingJournalState } from './landing-journal';
-import { boundTargetDigest, targetMismatch } from './target-identity';
+import { targetMismatch } from './target-identity';
 
 /**
  * Whether a fork's stored decision records (selection.json, landing.json) stand (issue 12, item 2).
@@ -65,7 +65,8 @@ async function landingHolds(store: ForkStore, fork: VerifiedFork, forkId: string
   const request = await readStoredJson(store.file(forkId, 'request'), ForkRequestSchema, UNTRUSTED);
   if (request.status !== 'valid') return null;
   const repo = request.value.repo;
-  if ((await targetMismatch(repo, await boundTargetDigest(store, fork.record))) !== null) return null;
+  // The contract verifyFork read: its branch verified above, so that contract matches its digest.
+  if ((await targetMismatch(repo, fork.contract?.target_repository_digest ?? null)) !== null) return null;
   try {
     return (await mergeCommitHolds(repo, state.intent, landing.merge_commit)) ? landing : null;
   } catch (error) {

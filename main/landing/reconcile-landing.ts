@@ -26,10 +26,10 @@ export async function settleLanding(ctx: OrchestratorContext, journal: Journal, 
   const state = landingJournalState(journal);
   if (state.kind === 'none') return { outcome: 'none' };
   // A clone holds the same commits: a merge found (or forged) there proves nothing about the bound target.
-  await assertBoundTarget(ctx.store, await ctx.store.readRecord(state.intent.fork_id), repo);
+  const fork = await ctx.store.readRecord(state.intent.fork_id);
+  await assertBoundTarget(ctx.store, fork, repo);
   if (state.kind === 'landed') {
     // Only the journal says so: a landing counts when its merge commit is really in the target.
-    const fork = await ctx.store.readRecord(state.intent.fork_id);
     if (fork.state !== 'landed' && !(await mergeCommitHolds(repo, state.intent, state.outcome.merge_commit))) {
       const message = `the journal records landing ${state.key} with merge commit ${state.outcome.merge_commit}, which is not a merge of ${state.intent.expected_parents.join(' and ')} on ${state.intent.target_branch} in the target`;
       throw new CitadelError('FORK_RECORD_INVALID', message, { details: { fork_id: state.intent.fork_id, key: state.key, merge_commit: state.outcome.merge_commit } });

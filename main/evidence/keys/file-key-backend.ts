@@ -59,13 +59,7 @@ export function fileKeyBackend(keysDir: string): KeyBackend {
       const file = keyFile(issuerId);
       const temp = path.join(keysDir, `.${issuerId}.${randomUUID()}.tmp`);
       try {
-        const handle = await open(temp, 'wx', 0o600);
-        try {
-          await handle.writeFile(`${text}\n`, 'utf8');
-          await handle.sync();
-        } finally {
-          await handle.close();
-        }
+        await writeNewPrivateFile(temp, text);
         await link(temp, file).catch((error: NodeJS.ErrnoException) => {
           if (error.code !== 'EEXIST') throw error;
         });
@@ -87,13 +81,7 @@ export function fileKeyBackend(keysDir: string): KeyBackend {
       await ensureDir(keysDir);
       const temp = path.join(keysDir, `.trusted-keys.${randomUUID()}.tmp`);
       try {
-        const handle = await open(temp, 'wx', 0o600);
-        try {
-          await handle.writeFile(`${text}\n`, 'utf8');
-          await handle.sync();
-        } finally {
-          await handle.close();
-        }
+        await writeNewPrivateFile(temp, text);
         // Unlike a private key, the list is replaced as a whole.
         await rename(temp, trustedFile);
         await syncDir(keysDir);
@@ -149,4 +137,15 @@ function insecure(file: string, why: string): CitadelError {
 function ioFailed(operation: string, file: string, error: unknown): CitadelError {
   const reason = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
   return new CitadelError('KEY_STORE_IO_FAILED', `cannot ${operation} ${file}: ${reason}`, { details: { path: file, operation, reason } });
+}
+
+/** Creates `file` (never an existing one), owner-only, with `text` and a newline, synced to disk. */
+async function writeNewPrivateFile(file: string, text: string): Promise<void> {
+  const handle = await open(file, 'wx', 0o600);
+  try {
+    await handle.writeFile(`${text}\n`, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }

@@ -47,9 +47,9 @@ export async function signerTrust(anchors: TrustAnchors, signer: { readonly issu
     if (!isCitadelError(error)) throw error;
     problems.push(`${error.code}: ${error.message}`);
   }
-  const signedBy = `signed by key ${fingerprint(signer.public_key_digest)}`;
+  const signedBy = `signed by key ${fingerprintOf(signer.public_key_digest)}`;
   if (held.length > 0) {
-    const local = held.map(fingerprint).join(', ');
+    const local = held.map(fingerprintOf).join(', ');
     return { trusted: false, local_key: 'present', message: `the fork is ${signedBy}, not by the issuer key this machine holds (${local}) nor by an imported key: its evidence is not trusted` };
   }
   if (problems.length > 0) {
@@ -62,5 +62,3 @@ export async function signerTrust(anchors: TrustAnchors, signer: { readonly issu
     message: `the fork is ${signedBy}; the ${anchors.keys.store.kind} key store holds no key for ${names} and no imported key matches, so its evidence cannot be trusted on this machine`,
   };
 }
-
-const fingerprint = fingerprintOf;

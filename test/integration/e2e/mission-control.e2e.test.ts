@@ -8,6 +8,7 @@ import { openOrchestratorContext } from '../../../main/host/open-context';
 import { createMissionControlService, type MissionControl } from '../../../main/mission-control/service';
 import { startWebHost, type WebHost } from '../../../main/web/web-host';
 import { buildRenderer } from '../../support/build-renderer';
+import { seriousA11yViolations } from '../../support/axe';
 import { launchChromium } from '../../support/chromium';
 import { FIXED_SUM, ForkHarness, WRONG_SUM } from '../../support/fork-harness';
 import { REPO_ROOT } from '../../support/run-cli';
@@ -16,7 +17,7 @@ import { REPO_ROOT } from '../../support/run-cli';
  * Mission Control end to end in real Chromium: the built renderer served by the real loopback web
  * host over the real service, a real target repository and simulated runtimes. Every step goes
  * through the page the way an operator would, and every view is screenshotted into
- * docs/screenshots for the documentation.
+ * docs/screenshots for the documentation. axe-core checks every view in both colour schemes.
  */
 
 // The committed screenshots change only when asked for (ids and times differ every run):
@@ -72,10 +73,15 @@ describe('Mission Control in real Chromium over the loopback web host', () => {
     page.on('load', () => (loads += 1));
     page.on('pageerror', (error) => pageErrors.push(error.message));
     const mainNav = page.getByRole('navigation', { name: 'Main' });
+    const a11y: string[] = [];
+    const audit = async (view: string): Promise<void> => {
+      a11y.push(...(await seriousA11yViolations(page, view)));
+    };
 
     await page.goto(host.url);
     await see(page.getByRole('heading', { level: 1, name: 'Forks' })).toBeVisible(STEP);
     await see(page.getByText('No forks yet')).toBeVisible(STEP);
+    await audit('forks (empty)');
 
     // 1. New fork: the form, its exact preview, then start.
     await mainNav.getByRole('link', { name: 'New fork' }).click();
@@ -94,6 +100,7 @@ describe('Mission Control in real Chromium over the loopback web host', () => {
     await see(preview.getByRole('heading', { level: 3, name: 'branch-claude · claude' })).toBeVisible();
     await see(preview.getByRole('heading', { level: 3, name: 'branch-codex · codex' })).toBeVisible();
     await shootAt(page, preview, 'new-fork-preview');
+    await audit('new fork with preview');
     await page.getByRole('button', { name: 'Start fork' }).click();
 
     // 2. The fork view follows both branches to their end through the live event stream.
@@ -114,6 +121,7 @@ describe('Mission Control in real Chromium over the loopback web host', () => {
     // The proof summary follows the last event too: both receipts verified, not a snapshot from mid-run.
     await see(page.getByRole('region', { name: 'Proof' })).toContainText('Verified receipts 2 of 2 branches', STEP);
     await shoot(page, 'fork-live');
+    await audit('fork');
 
     const themeToggle = page.getByRole('button', { name: /^Colour theme: / });
     for (let i = 0; i < 3 && !(await themeToggle.textContent())?.includes('dark'); i += 1) await themeToggle.click();
@@ -131,6 +139,7 @@ describe('Mission Control in real Chromium over the loopback web host', () => {
     await see(notDeciding.getByRole('rowheader', { name: 'Cost (not deciding)' })).toBeVisible();
     await see(page.getByRole('table', { name: /Evidence/ }).getByRole('row', { name: /^Containment/ })).toContainText('bubblewrap (bubblewrap');
     await shoot(page, 'compare');
+    await audit('compare');
 
     // 4. Select, with a reason and an actor.
     await page.getByRole('link', { name: 'Select a branch' }).click();
@@ -141,6 +150,7 @@ describe('Mission Control in real Chromium over the loopback web host', () => {
     await see(page.getByRole('heading', { level: 2, name: 'Selected branch-claude' })).toBeVisible(STEP);
     await see(page.getByText('e2e-operator')).toBeVisible();
     await shoot(page, 'select');
+    await audit('select');
 
     // 5. Land: the target moves after the token was shown, so confirming it is refused.
     await page.getByRole('link', { name: 'Continue to landing' }).click();
@@ -148,6 +158,7 @@ describe('Mission Control in real Chromium over the loopback web host', () => {
     await see(shownToken).toHaveText(/^[0-9a-f]{12}$/, RUN);
     const staleToken = (await shownToken.textContent()) ?? '';
     await shoot(page, 'land-token');
+    await audit('land wizard');
     writeFileSync(path.join(h.repo, 'NOTES.md'), 'The target moved on while the landing was being confirmed.\n');
     h.gitIn(h.repo, 'add', 'NOTES.md');
     h.gitIn(h.repo, 'commit', '-q', '-m', 'target moves');
@@ -176,6 +187,7 @@ describe('Mission Control in real Chromium over the loopback web host', () => {
     await see(result).toContainText('Landed.', RUN);
     const mergeCommit = (await result.getByTestId('merge-commit').textContent()) ?? '';
     await shootAt(page, result, 'land-landed');
+    await audit('land result');
     expect(h.gitIn(h.repo, 'rev-list', '--merges', 'main').split('\n')).toEqual([mergeCommit]);
     expect(h.gitIn(h.repo, 'rev-parse', 'main')).toBe(mergeCommit);
     expect(h.gitIn(h.repo, 'rev-parse', `${mergeCommit}^1`)).toBe(movedHead);
@@ -221,16 +233,19 @@ describe('Mission Control in real Chromium over the loopback web host', () => {
     await see(opened.getByText('checked', { exact: true })).toBeVisible();
     await see(opened).toContainText("The embedded replay matches the report's replay_digest.");
     await shootAt(page, opened, 'proof-opened');
+    await audit('replay and proof');
 
     // Settings, and the fork list with the landed fork.
     await mainNav.getByRole('link', { name: 'Settings' }).click();
     await see(page.getByRole('heading', { level: 1, name: 'Settings and readiness' })).toBeVisible(STEP);
     await see(page.getByText(h.root, { exact: true })).toBeVisible(RUN);
     await shoot(page, 'settings');
+    await audit('settings');
     await mainNav.getByRole('link', { name: 'Forks' }).click();
     const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: forkId }) });
     await see(row).toContainText('landed', STEP);
     await shoot(page, 'forks');
+    await audit('forks');
 
     // 7. Back on the fork: nothing to resume; clean it up with the keyboard, past its confirmation.
     await row.getByRole('link', { name: forkId }).click();
@@ -247,10 +262,13 @@ describe('Mission Control in real Chromium over the loopback web host', () => {
     await see(operations.getByRole('list', { name: 'Clean result' })).toContainText('branch-codex: worktree removed, branch deleted', RUN);
     expect(readdirSync(path.join(h.root, 'worktrees', forkId))).toEqual([]);
     await shootAt(page, operations, 'fork-cleaned');
+    await audit('fork cleaned');
 
     // One page load for the whole flow: every update above arrived without a reload.
     expect(loads).toBe(1);
     expect(pageErrors).toEqual([]);
+    // Accessibility: no serious or critical axe-core violation on any view, light or dark.
+    expect(a11y).toEqual([]);
     await context.close();
   });
 });

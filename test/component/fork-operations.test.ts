@@ -50,6 +50,14 @@ describe('fork view: resume', () => {
     await waitFor(async () => expect(within(await branchPanel('branch-claude')).getByText('running', { selector: '.badge' })).toBeInTheDocument());
   });
 
+  it('says what a settled blocked fork waits for instead of "nothing to resume"', async () => {
+    const { client } = setup();
+    render(ForkView, { props: { client, forkId: FORK_ID } });
+    expect(await screen.findByText('Nothing to resume: 1 blocked branch waits for your decision (Retry or Mark failed, on the branch below).')).toBeInTheDocument();
+    expect(screen.queryByText(/there is nothing to resume/)).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Resume' })).toBeNull();
+  });
+
   it('offers no Resume while another process works on the fork, and says so', async () => {
     const { client } = setup({ resumable: false, reason: 'in_progress' });
     render(ForkView, { props: { client, forkId: FORK_ID } });

@@ -113,13 +113,33 @@ describe('fork view', () => {
     expect(detailCalls()).toBe(2);
   });
 
-  it('stops exactly the branch whose STOP was pressed', async () => {
+  it('stops exactly the branch whose STOP was pressed, only after its confirmation', async () => {
     const { client, calls } = setup();
     render(ForkView, { props: { client, forkId: FORK_ID } });
+    const stops = (): unknown[] => calls.filter((c) => c.channel === 'stopBranch');
     const codexStop = within(await panel('branch-codex')).getByRole('button', { name: 'Stop branch-codex' });
     expect(codexStop).toBeDisabled();
-    await fireEvent.click(within(await panel('branch-claude')).getByRole('button', { name: 'Stop branch-claude' }));
-    expect(calls.filter((c) => c.channel === 'stopBranch')).toEqual([{ channel: 'stopBranch', request: { fork_id: FORK_ID, branch_id: 'branch-claude' } }]);
+    const claude = await panel('branch-claude');
+    await fireEvent.click(within(claude).getByRole('button', { name: 'Stop branch-claude' }));
+    const confirm = within(claude).getByRole('group', { name: 'Stop branch-claude now?' });
+    // The safe default has focus, and cancelling calls nothing.
+    expect(within(confirm).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    await fireEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    expect(within(claude).queryByRole('group', { name: 'Stop branch-claude now?' })).toBeNull();
+    expect(stops()).toEqual([]);
+    await fireEvent.click(within(claude).getByRole('button', { name: 'Stop branch-claude' }));
+    await fireEvent.click(within(claude).getByRole('button', { name: 'Confirm STOP' }));
+    expect(stops()).toEqual([{ channel: 'stopBranch', request: { fork_id: FORK_ID, branch_id: 'branch-claude' } }]);
+  });
+
+  it('stops every running branch only after its confirmation', async () => {
+    const { client, calls } = setup();
+    render(ForkView, { props: { client, forkId: FORK_ID } });
+    await panel('branch-claude');
+    await fireEvent.click(screen.getByRole('button', { name: 'Stop every running branch' }));
+    expect(calls.filter((c) => c.channel === 'stopBranch')).toEqual([]);
+    await fireEvent.click(within(screen.getByRole('group', { name: 'Stop every running branch now?' })).getByRole('button', { name: 'Confirm STOP of every branch' }));
+    expect(calls.filter((c) => c.channel === 'stopBranch')).toEqual([{ channel: 'stopBranch', request: { fork_id: FORK_ID, branch_id: null } }]);
   });
 
   it('misses no event sent between its first status read and its subscription', async () => {

@@ -159,6 +159,11 @@ export function webTransport(origin: string, token: string | null, fetchFn: type
   };
 }
 
+/** True when this page is served by the web host but its address carries no access token, so no call can succeed. */
+export function missingAccessToken(win: Window & { citadel?: unknown }): boolean {
+  return win.citadel === undefined && new URLSearchParams(win.location.search).get(TOKEN_QUERY) === null;
+}
+
 /** The client for this window: the preload bridge when present, otherwise the loopback web host. */
 export function connectClient(win: Window & typeof globalThis & { citadel?: CitadelBridge & Partial<CitadelAppBridge> }): Client {
   if (win.citadel !== undefined) return createClient(bridgeTransport(win.citadel));

@@ -53,14 +53,15 @@ const PROVIDER_LABELS: Record<string, string> = { ollama: 'Ollama', lmstudio: 'L
 export const providerLabel = (provider: string): string => PROVIDER_LABELS[provider] ?? provider;
 
 /** What the readiness report says is wrong for a branch's runtime and local provider, as sentences. */
-export function readinessProblems(report: ReadinessReport, runtime: string, provider: string | null): string[] {
+export function readinessProblems(report: ReadinessReport, runtime: string, provider: string | null, include: { credentials: boolean }): string[] {
   const problems: string[] = [];
   const entry = report.runtimes.find((r) => r.runtime === runtime);
   if (entry && !entry.executable.found) problems.push(`${entry.executable.name} is not available: ${entry.executable.problem ?? 'not found on PATH'}`);
-  if (entry && !entry.credentials.configured) {
+  const local = provider === null ? undefined : report.local_providers.find((p) => p.provider === provider);
+  // A local provider (Ollama, LM Studio) needs no cloud credential, so its absence is not a problem there.
+  if (include.credentials && entry && !entry.credentials.configured && local === undefined) {
     problems.push(`No credential environment variable for ${runtime} is set; it must be signed in through its own credential store.`);
   }
-  const local = provider === null ? undefined : report.local_providers.find((p) => p.provider === provider);
   if (local && !local.reachable) problems.push(`${providerLabel(local.provider)} at ${local.base_url} did not answer${local.problem ? `: ${local.problem}` : ''}.`);
   if (local?.version_supported === false) problems.push(`${providerLabel(local.provider)} ${local.version ?? ''} is older than Codex accepts.`);
   return problems;

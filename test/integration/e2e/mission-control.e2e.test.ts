@@ -65,6 +65,16 @@ async function shootAt(page: Page, target: Locator, name: string): Promise<void>
 }
 
 describe('Mission Control in real Chromium over the loopback web host', () => {
+  it('explains how to open Mission Control when the address has no token', { timeout: 60_000 }, async () => {
+    const context = await browser.newContext({ colorScheme: 'light' });
+    const page = await context.newPage();
+    await page.goto(new URL('/', host.url).href);
+    await see(page.getByRole('heading', { level: 1, name: 'Open Mission Control from its link' })).toBeVisible(STEP);
+    await see(page.getByText('INTERNAL_ERROR')).toHaveCount(0);
+    expect(await seriousA11yViolations(page, 'missing token')).toEqual([]);
+    await context.close();
+  });
+
   it('creates, watches, compares, selects, lands (refused, then landed) and replays a fork', { timeout: 300_000 }, async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light', acceptDownloads: true });
     const page = await context.newPage();

@@ -2,7 +2,7 @@
  * Mission Control's Electron entry. Thin on purpose: every decision lives in a module that can be
  * tested without the Electron binary; this file only wires them to Electron.
  */
-import { app, BrowserWindow, dialog, ipcMain, session } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Notification, session } from 'electron';
 import { fileURLToPath } from 'node:url';
 import { openOrchestratorContext } from '../host/open-context';
 import { createMissionControlService, type MissionControlService } from '../mission-control/service';
@@ -10,6 +10,7 @@ import { appDialogHandlers } from './app-dialogs';
 import { APP_ENTRY_URL } from './app-origin';
 import { registerAppScheme, serveRenderer } from './app-protocol';
 import { forwardEvents } from './event-forwarding';
+import { notifyForkOutcomes } from './fork-notifications';
 import { hardenContents } from './harden-contents';
 import { hardenSession } from './harden-session';
 import { nativeDialogs } from './native-dialogs';
@@ -51,6 +52,7 @@ async function start(): Promise<void> {
   const trusted = createTrustedSenders();
   registerIpcHandlers(ipcMain, service, trusted.isTrusted);
   registerAppIpcHandlers(ipcMain, appDialogHandlers(nativeDialogs, app.getPath('documents')), trusted.isTrusted);
+  if (Notification.isSupported()) notifyForkOutcomes(service, (notice) => new Notification(notice).show());
 
   const showWindow = () => {
     if (!focusExistingWindow()) openWindow(service, trusted);

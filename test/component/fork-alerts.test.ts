@@ -1,0 +1,77 @@
+import { render, screen, within } from '@testing-library/svelte';
+import { describe, expect, it } from 'vitest';
+import type { ForkOutcomeNotice } from '../../shared/fork/fork-outcome-notice';
+import { ForkAlerts, forkAlerts, type Notifier } from '../../renderer/src/lib/fork-alerts.svelte';
+import ForksView from '../../renderer/src/views/ForksView.svelte';
+import { fakeClient } from './support/fake-client';
+import { FORK_ID, forkStatus } from './support/fixtures';
+
+const OTHER = 'fork-01jq7m3x9r2v5k8d4f6h0n1p2t';
+
+function notifier(permission: NotificationPermission, answer: NotificationPermission = 'granted'): Notifier & { shown: ForkOutcomeNotice[]; asked: number } {
+  const state = { permission, shown: [] as ForkOutcomeNotice[], asked: 0 };
+  return {
+    get shown() {
+      return state.shown;
+    },
+    get asked() {
+      return state.asked;
+    },
+    permission: () => state.permission,
+    request: async () => {
+      state.asked += 1;
+      state.permission = answer;
+      return answer;
+    },
+    show: (notice) => void state.shown.push(notice),
+  };
+}
+
+const flush = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('fork alerts: title counts, changes and notifications', () => {
+  it('counts running and ready forks in the title and notifies, once granted, when a fork becomes ready', async () => {
+    const { client, emit } = fakeClient({ listForks: () => ({ ok: true, value: { forks: [forkStatus({ state: 'running' }), forkStatus({ fork_id: OTHER, state: 'ready' })] } }) });
+    const alerts = new ForkAlerts();
+    const browser = notifier('default');
+    alerts.start(client, browser);
+    await flush();
+    expect(alerts.title).toBe('(1 running · 1 ready) Citadel Mission Control');
+    expect(alerts.permission).toBe('default');
+
+    // Not yet allowed: nothing is shown.
+    emit({ type: 'fork_state', fork_id: OTHER, state: 'blocked', revision: 9 });
+    expect(browser.shown).toEqual([]);
+    await alerts.allow();
+    expect(browser.asked).toBe(1);
+    expect(alerts.permission).toBe('granted');
+
+    emit({ type: 'fork_state', fork_id: FORK_ID, state: 'ready', revision: 7 });
+    expect(browser.shown).toEqual([{ title: 'Citadel: fork ready', body: `Fork ${FORK_ID} is ready: compare its branches and select one.` }]);
+    expect(alerts.title).toBe('(1 ready) Citadel Mission Control');
+    expect([...alerts.changed].sort()).toEqual([FORK_ID, OTHER].sort());
+    alerts.seen(FORK_ID);
+    expect([...alerts.changed]).toEqual([OTHER]);
+  });
+
+  it('never asks or shows without a browser notifier (the desktop notifies from main)', async () => {
+    const { client, emit } = fakeClient({ listForks: () => ({ ok: true, value: { forks: [] } }) });
+    const alerts = new ForkAlerts();
+    alerts.start(client, null);
+    await flush();
+    expect(alerts.permission).toBe('unsupported');
+    emit({ type: 'fork_state', fork_id: FORK_ID, state: 'ready', revision: 7 });
+    expect(alerts.title).toBe('(1 ready) Citadel Mission Control');
+  });
+
+  it('highlights a changed fork in the list', async () => {
+    const { client } = fakeClient({ listForks: () => ({ ok: true, value: { forks: [forkStatus({ state: 'ready' }), forkStatus({ fork_id: OTHER, state: 'ready' })] } }) });
+    forkAlerts.changed.add(FORK_ID);
+    render(ForksView, { props: { client } });
+    const row = (await screen.findByRole('link', { name: FORK_ID })).closest('tr') as HTMLElement;
+    expect(within(row).getByText('changed')).toBeInTheDocument();
+    const other = screen.getByRole('link', { name: OTHER }).closest('tr') as HTMLElement;
+    expect(within(other).queryByText('changed')).toBeNull();
+    forkAlerts.seen(FORK_ID);
+  });
+});

@@ -20,7 +20,7 @@ const ROOMS = [
 ];
 
 /** Rooms below the orchestrator: it calls them, never the other way round. */
-const LOWER_ROOMS = ['main/runtimes', 'main/git', 'main/store', 'main/evidence', 'main/sandbox', 'main/host', 'main/landing', 'main/publish', 'main/verifier', 'main/executors'];
+const LOWER_ROOMS = ['main/runtimes', 'main/git', 'main/store', 'main/evidence', 'main/sandbox', 'main/host', 'main/landing', 'main/publish', 'main/verifier', 'main/executors', 'main/setup', 'main/workspace'];
 
 /** The shells: each action is one call through the orchestrator's one door, its index.ts. */
 const SHELL_ROOMS = ['main/cli', 'main/mission-control', 'main/demo', 'main/app', 'main/web'];

@@ -28,6 +28,10 @@ export const ERROR_CODES = [
   'SIGNING_KEY_MISMATCH',
   'SELECTION_REFUSED',
   'SELECTION_KEY_CONFLICT',
+  /** selection.json is not the selection the journal recorded under its idempotency key (issue 12). */
+  'SELECTION_RECORD_MISMATCH',
+  /** selection.json's signature (selection.sig.json) does not verify under the fork's trusted signer, or is missing where the journal records a signed selection (issue 12). */
+  'SELECTION_SIGNATURE_INVALID',
   'GIT_FAILED',
   'GIT_REF_INVALID',
   'GIT_OUTPUT_TOO_LARGE',
@@ -77,6 +81,38 @@ export const ERROR_CODES = [
   'ATTEMPTS_EXHAUSTED',
   'SANDBOX_UNAVAILABLE',
   'EGRESS_PROVIDER_UNSUPPORTED',
+  /** A workflow setup step (issue 13) exited non-zero, timed out or could not start: the branch's environment, not its agent. */
+  'SETUP_FAILED',
+  /** A setup step asks for `"network": "registries"` and its toolchain's configured registry cannot be allowed (unknown toolchain, not https on 443). */
+  'SETUP_REGISTRY_UNSUPPORTED',
+  /** `.worktreeinclude` (issue 13) matches a tracked file, a symlink, a path outside the repository, too much, or cannot be read. */
+  'WORKTREE_INCLUDE_TRACKED',
+  'WORKTREE_INCLUDE_SYMLINK',
+  'WORKTREE_INCLUDE_OUTSIDE',
+  'WORKTREE_INCLUDE_TOO_LARGE',
+  'WORKTREE_INCLUDE_INVALID',
+  /** No block of CITADEL_PORT ports is free on this machine (issue 13). */
+  'PORTS_UNAVAILABLE',
+  /** `citadel fork attest` (issue 15): no branch has a verified receipt, so an attestation would prove nothing. */
+  'ATTESTATION_NOTHING_VERIFIED',
+  /** `citadel keys export`: the issuer has no signing key in the key store (export never creates one). */
+  'SIGNING_KEY_NOT_FOUND',
+  /** `citadel verify`, in the order checked: a file it was given cannot be read. */
+  'ATTESTATION_FILE_UNREADABLE',
+  /** A line is not a DSSE envelope (strict JSON, payload, payloadType, one signature), or the bundle is empty. */
+  'ATTESTATION_MALFORMED',
+  'ATTESTATION_PAYLOAD_TYPE_UNSUPPORTED',
+  /** A keyid is not the given public key's digest, or the envelopes or their predicates name different keys. */
+  'ATTESTATION_KEYID_MISMATCH',
+  'ATTESTATION_SIGNATURE_INVALID',
+  /** The payload is not an in-toto Statement v1 with a Citadel predicate of its schema. */
+  'ATTESTATION_STATEMENT_INVALID',
+  /** The envelopes are not one fork's bundle (another fork's envelope, one missing or repeated, subjects that disagree). */
+  'ATTESTATION_BUNDLE_INCONSISTENT',
+  'ATTESTATION_PROOF_MISMATCH',
+  'ATTESTATION_REPLAY_MISMATCH',
+  /** Everything else verified, but no public key was given: the signer is unverified. */
+  'ATTESTATION_SIGNER_UNVERIFIED',
 ] as const;
 
 export const ErrorCodeSchema = z.enum(ERROR_CODES);

@@ -1,5 +1,6 @@
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { cleanExclusions, NO_KEPT_PATHS, restoreKeptPaths, type KeptPaths } from '../setup/kept-paths';
 import type { BranchRepository } from './branch-repository';
 import { runGit, stdoutFields, stdoutLine } from './run';
 import { treeEntriesOfMode } from './tree-entries';
@@ -18,7 +19,9 @@ export type VerificationTreeProblem =
   | { readonly kind: 'status'; readonly entries: readonly string[] }
   | { readonly kind: 'gitlink'; readonly paths: readonly string[] }
   | { readonly kind: 'head_tree'; readonly expected: string; readonly actual: string }
-  | { readonly kind: 'git_file' };
+  | { readonly kind: 'git_file' }
+  /** Paths setup left (issue 13) that the run changed or removed: the verifier would not judge what setup installed. */
+  | { readonly kind: 'kept_paths'; readonly entries: readonly string[] };
 
 export type VerificationTree = { readonly ok: true } | { readonly ok: false; readonly problems: readonly VerificationTreeProblem[] };
 
@@ -35,14 +38,24 @@ const MAX_LISTED_ENTRIES = 100;
  * (the result holds only the submodule's commit id; neither clean nor status looks inside). A
  * clean in place rather than a second checkout: on a 20,000-file tree a checkout doubles the
  * fork-start cost, a clean is a stat walk.
- * Repeatable: a retry after a crash cleans and checks again. This is the one place the verifier's
- * tree is made, so what setup and `.worktreeinclude` will keep (issue 13) belongs here.
+ * Repeatable: a retry after a crash cleans and checks again.
+ *
+ * What setup left (issue 13: `kept`, the ignored paths present once setup was done, before the
+ * runtime started) is spared, and only that: the clean excludes exactly those roots, anything under
+ * them that was not there after setup is removed, and an entry the run changed, replaced or removed
+ * (its lstat fingerprint differs) refuses the tree. So an agent can neither add a file to the kept
+ * set (it is removed) nor change one in it (the tree is refused), and an ignored path it created
+ * anywhere else is cleaned as before. The fingerprints were taken by Citadel outside the sandbox
+ * before the runtime was launched and are kept in the attempt's private files.
  */
-export async function prepareVerificationTree(repo: BranchRepository, result: VerificationTarget): Promise<VerificationTree> {
+export async function prepareVerificationTree(repo: BranchRepository, result: VerificationTarget, kept: KeptPaths = NO_KEPT_PATHS): Promise<VerificationTree> {
   // -ff: also untracked nested repositories. -q: only failures are printed.
-  await runGit(repo, ['clean', '-ffdxq']);
+  await runGit(repo, ['clean', '-ffdxq', ...cleanExclusions(kept)]);
   const problems: VerificationTreeProblem[] = [];
-  const status = stdoutFields(await runGit(repo, ['status', '--porcelain=v1', '-z', '--ignored=matching', '--untracked-files=all']));
+  const keptCheck = await restoreKeptPaths(repo.workTree, kept);
+  if (keptCheck.changed.length > 0) problems.push({ kind: 'kept_paths', entries: keptCheck.changed.slice(0, MAX_LISTED_ENTRIES) });
+  const keptRoots = new Set(kept.roots.map((root) => `!! ${root}`));
+  const status = stdoutFields(await runGit(repo, ['status', '--porcelain=v1', '-z', '--ignored=matching', '--untracked-files=all'])).filter((entry) => !keptRoots.has(entry));
   if (status.length > 0) problems.push({ kind: 'status', entries: status.slice(0, MAX_LISTED_ENTRIES) });
   const head = stdoutLine(await runGit(repo, ['rev-parse', '--verify', 'HEAD^{tree}']));
   if (head !== result.tree) problems.push({ kind: 'head_tree', expected: result.tree, actual: head });

@@ -15,7 +15,7 @@ import {
   type EgressRule,
   type SandboxBackendId,
 } from '../../shared/sandbox/containment-policy';
-import { childEnvironment, COMMON_ENV_ALLOWLIST } from '../runtimes/env-allowlist';
+import { childEnvironment, COMMON_ENV_ALLOWLIST, PORT_ENV_NAME } from '../runtimes/env-allowlist';
 import type { ResolvedExecutable } from '../runtimes/resolve-executable';
 import type { RuntimeAdapter } from '../runtimes/runtime-adapter';
 import { egressInside } from '../sandbox/egress/egress-environment';
@@ -44,7 +44,7 @@ const SANDBOX_TMP = '/tmp';
 /** The environment names a runtime may get: the allowlist's literal names, those its patterns match now, and what the sandbox sets. */
 function runtimeEnvNames(adapter: RuntimeAdapter, egress: EgressRule, env: Env): string[] {
   const literal = [...COMMON_ENV_ALLOWLIST, ...adapter.envAllowlist].filter((entry): entry is string => typeof entry === 'string');
-  const set = ['HOME', 'TMPDIR', ...adapter.containmentNeeds.homeEnv.map((home) => home.name), ...Object.keys(egressEnv(egress))];
+  const set = ['HOME', 'TMPDIR', PORT_ENV_NAME, ...adapter.containmentNeeds.homeEnv.map((home) => home.name), ...Object.keys(egressEnv(egress))];
   return [...new Set([...literal, ...childEnvironment(env, adapter).presentNames, ...set])].sort();
 }
 
@@ -75,7 +75,7 @@ export function verifierTemplate(backend: SandboxBackendId, env: Env): Containme
     read_only: [ROOT.git, ROOT.toolchain],
     read_write: [ROOT.worktree],
     tmpfs: [],
-    env_names: [...new Set([...literal, ...present, 'HOME', 'TMPDIR'])].sort(),
+    env_names: [...new Set([...literal, ...present, 'HOME', 'TMPDIR', PORT_ENV_NAME])].sort(),
     egress: { kind: 'none' },
     cwd: ROOT.worktree,
   };

@@ -7,6 +7,7 @@ import { branchRepository } from '../store/fork-layout';
 import { withForkLock } from '../store/fork-lock';
 import type { OrchestratorContext } from '../host/context';
 import { ForkRequestSchema } from '../../shared/fork/fork-request';
+import { releasePortBlocks } from '../workspace/port-blocks';
 
 export interface CleanOutcome {
   readonly fork_id: string;
@@ -45,6 +46,8 @@ export async function cleanFork(ctx: OrchestratorContext, forkId: string): Promi
       branches.push({ branch_id: branch.branch_id, worktree_removed: worktreeRemoved, branch_deleted: branchDeleted });
     }
     await rm(ctx.root.repositoriesDir(forkId), { recursive: true, force: true });
+    // No branch of the fork runs any more: a port lease one left (a collection that never came) is given back.
+    await releasePortBlocks(ctx.root.dir, { fork_id: forkId });
     await journal.result('fork.clean', forkId, 'done', { branches });
     return { fork_id: forkId, branches };
   });

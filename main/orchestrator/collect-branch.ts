@@ -1,4 +1,5 @@
 import type { KeyObject } from 'node:crypto';
+import path from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
 import { canonicalJson } from '../../shared/canonical-json';
@@ -6,7 +7,7 @@ import { digestOf, sha256Digest } from '../../shared/digest';
 import { CitadelError } from '../../shared/errors';
 import type { Contract } from '../../shared/fork/contract';
 import type { BranchRecord, ForkRecord } from '../../shared/fork/fork-record';
-import { branchResultOf, type ExecutionReceipt, type ForkReceipt, type Observation, type VerifierStep } from '../../shared/fork/receipts';
+import { branchResultOf, InstructionFileSchema, type ExecutionReceipt, type ForkReceipt, type Observation, type VerifierStep } from '../../shared/fork/receipts';
 import { UNKNOWN_TELEMETRY, type FailureCode, type ParsedRuntimeOutput } from '../../shared/runtime/telemetry';
 import { collectInstructionFiles } from '../evidence/instruction-files';
 import { signEnvelope } from '../evidence/signing/sign-envelope';
@@ -16,7 +17,7 @@ import { checkContainment, containmentSnapshot, type ContainmentSnapshot, type C
 import { changedPaths, diffCheck, diffSummary } from '../git/diff';
 import { scanResultSymlinks } from '../git/result-symlinks';
 import { prepareVerificationTree, type VerificationTarget } from '../git/verification-tree';
-import { childEnvironment, COMMON_ENV_ALLOWLIST } from '../runtimes/env-allowlist';
+import { childEnvironment, COMMON_ENV_ALLOWLIST, withCitadelPort } from '../runtimes/env-allowlist';
 import { adapterFor } from '../runtimes/registry';
 import { outputTruncationOf } from '../runtimes/supervisor/output-truncation';
 import type { ExitedStatus } from '../runtimes/supervisor/run-status';
@@ -29,7 +30,13 @@ import { CHECKPOINT, readStoredJson } from '../store/read-stored-json';
 import { runVerifierCommand } from '../verifier/run-verifier-command';
 import type { OrchestratorContext } from '../host/context';
 import { containedVerifier, runtimeEnvironmentOf } from './branch-containment';
-import { readLaunchFacts } from './launch-branch';
+import { branchPortBlock, readLaunchFacts } from './launch-branch';
+import { setupEvidence } from './setup-branch';
+import { NO_KEPT_PATHS, type KeptPaths } from '../setup/kept-paths';
+import { readKeptPaths } from '../setup/setup-facts';
+import { releasePortBlocks } from '../workspace/port-blocks';
+import { changedWorktreeIncludes, copyWorktreeIncludes } from '../workspace/worktree-include';
+import { forkFile } from '../store/fork-layout';
 
 export type RunEnd =
   | { kind: 'exited'; status: ExitedStatus }
@@ -57,6 +64,8 @@ export interface CollectOutcome {
 
 const ContainmentCheckSchema = z.strictObject({ violations: z.array(z.record(z.string(), z.unknown())) });
 const ResultCommitSchema = z.strictObject({ commit: z.string(), tree: z.string(), changed: z.boolean() });
+const IncludeCheckSchema = z.strictObject({ changed: z.array(z.string()) });
+const InstructionFilesCheckSchema = z.strictObject({ files: z.array(InstructionFileSchema) });
 
 /**
  * Turns a finished run into signed evidence: containment recheck, Citadel's own result commit,
@@ -74,6 +83,7 @@ export async function collectBranch(ctx: OrchestratorContext, journal: Journal, 
   const ran = end.kind !== 'not_started';
   const violations = ran ? await containmentCheck(files, input) : [];
   crashPoint('receipt.collect:after-containment');
+  const includesChanged = ran ? await worktreeIncludeCheck(files, input) : [];
   const parsed = end.kind === 'exited' && violations.length === 0 ? await parseRun(ctx, input, files, end.status) : null;
 
   const runtimeFailure = failureOf(end, violations, parsed);
@@ -81,8 +91,8 @@ export async function collectBranch(ctx: OrchestratorContext, journal: Journal, 
   crashPoint('receipt.collect:after-commit');
   const diff = result ? await diffSummary(input.repository, fork.base_revision, result.commit) : null;
   // Read before the verifier runs: code the agent wrote runs inside it and could change them.
-  const instructionFiles = await collectInstructionFiles(input.worktree);
-  const verifier = await verify(ctx, input, files, runtimeFailure === null ? result : null);
+  const instructionFiles = await instructionFilesOf(files, input.worktree);
+  const verifier = await verify(ctx, input, files, runtimeFailure === null ? result : null, includesChanged);
   crashPoint('receipt.collect:after-verifier');
 
   const telemetry = parsed?.telemetry ?? UNKNOWN_TELEMETRY;
@@ -91,6 +101,7 @@ export async function collectBranch(ctx: OrchestratorContext, journal: Journal, 
     runtimeFailure ?? (costOverBudget ? 'BUDGET_EXCEEDED' : (verifier.refusal ?? (verifier.status === 'passed' ? null : 'VERIFIER_FAILED')));
   const status = failure === null ? 'passed' : 'failed';
   const exited = end.kind === 'exited' ? end.status : null;
+  const setup = contract.workflow.setup === undefined ? null : await setupEvidence(ctx, fork.fork_id, branch);
   // Not started: nothing printed, nothing lost. Stopped without a record: unknown, so not stated.
   const outputTruncated = exited !== null ? outputTruncationOf(exited) : end.kind === 'not_started' ? null : undefined;
 
@@ -128,6 +139,9 @@ export async function collectBranch(ctx: OrchestratorContext, journal: Journal, 
     // What the run was launched under, as its launch recorded it (verify-fork checks it against the contract).
     ...(launch?.containment === undefined ? {} : { containment: launch.containment }),
     ...(outputTruncated === undefined ? {} : { output_truncated: outputTruncated }),
+    ...(contract.worktree_include === undefined ? {} : { worktree_include: contract.worktree_include.map(({ path, digest }) => ({ path, digest })) }),
+    ports: launch?.ports ?? null,
+    ...(setup === null ? {} : { setup }),
   };
   const receiptEnvelope = signEnvelope(receipt, input.signer.privateKey);
   await writePrivateJson(files.receipt, receiptEnvelope);
@@ -153,6 +167,8 @@ export async function collectBranch(ctx: OrchestratorContext, journal: Journal, 
   // nothing left to commit, yet the head moved past the base. The delivery reads it from here.
   const resultCommitted = result !== null && result.commit !== fork.base_revision ? result.commit : null;
   await journal.result('receipt.collect', key, 'done', { status, failure_code: failure, result_commit: resultCommitted });
+  // Collected: the attempt's runtime and verifier are over, so its ports are free for another branch.
+  await releasePortBlocks(ctx.root.dir, { fork_id: fork.fork_id, branch_id: branch.branch_id, attempt: branch.attempt });
   return { status, failure_code: failure };
 }
 
@@ -164,6 +180,43 @@ async function containmentCheck(files: AttemptFiles, input: CollectInput): Promi
   const violations = checkContainment(input.expected, now);
   await writePrivateJson(files.containment, { violations });
   return violations;
+}
+
+/**
+ * The `.worktreeinclude` files the run changed (issue 13), read before anything cleans the worktree
+ * and kept as a checkpoint: a retry after the verifier's clean and re-copy must not find them intact.
+ */
+async function worktreeIncludeCheck(files: AttemptFiles, input: CollectInput): Promise<string[]> {
+  const entries = input.contract.worktree_include ?? [];
+  if (entries.length === 0) return [];
+  const stored = await readStoredJson(files.worktreeIncludeCheck, IncludeCheckSchema, CHECKPOINT);
+  if (stored) return stored.changed;
+  const changed = await changedWorktreeIncludes(input.worktree, entries);
+  await writePrivateJson(files.worktreeIncludeCheck, { changed });
+  return changed;
+}
+
+/**
+ * The instruction files the run left in its worktree, kept as a checkpoint: the verifier's clean
+ * removes the ignored ones, so a retry after a crash past it must not record the cleaned tree.
+ */
+async function instructionFilesOf(files: AttemptFiles, worktree: string): Promise<ExecutionReceipt['instruction_files']> {
+  const stored = await readStoredJson(files.instructionFiles, InstructionFilesCheckSchema, CHECKPOINT);
+  if (stored) return stored.files;
+  const found = await collectInstructionFiles(worktree);
+  await writePrivateJson(files.instructionFiles, { files: found });
+  return found;
+}
+
+/**
+ * What setup left for the verifier (issue 13): nothing without setup; a branch that ran with setup
+ * always has its fingerprints (setup passed before its launch), so a missing file is refused.
+ */
+async function keptPathsOf(files: AttemptFiles, contract: Contract): Promise<KeptPaths> {
+  if (contract.workflow.setup === undefined) return NO_KEPT_PATHS;
+  const kept = await readKeptPaths(files.setupKept);
+  if (kept === null) throw new CitadelError('FORK_RECORD_INVALID', `the setup record of ${path.basename(files.dir)} is missing or damaged`, { details: { file: path.basename(files.setupKept) } });
+  return kept;
 }
 
 async function parseRun(ctx: OrchestratorContext, input: CollectInput, files: AttemptFiles, status: ExitedStatus): Promise<ParsedRuntimeOutput> {
@@ -218,6 +271,7 @@ async function verify(
   input: CollectInput,
   files: AttemptFiles,
   result: VerificationTarget | null,
+  includesChanged: readonly string[],
 ): Promise<VerifierOutcome> {
   const emit = (step: VerifierStep): VerifierStep => {
     ctx.events({ type: 'verifier_step', fork_id: input.fork.fork_id, branch_id: input.branch.branch_id, step: step.id, status: step.status });
@@ -239,8 +293,12 @@ async function verify(
 
   const touched = await changedPaths(input.repository, base, result.commit);
   const isProtected = picomatch([...input.contract.policy.protected_paths], { dot: true });
-  const protectedTouched = input.contract.policy.protected_paths.length > 0 && touched.some((p) => isProtected(p));
-  steps.push(emit({ id: 'protected_paths', status: protectedTouched ? 'failed' : 'passed', exit_code: null, timed_out: false, duration_ms: null, output_digest: digestOf(touched) }));
+  // Copied `.worktreeinclude` files are protected too (issue 13): edited in place, or committed at their path.
+  const included = new Set((input.contract.worktree_include ?? []).map((entry) => entry.path));
+  const protectedTouched =
+    (input.contract.policy.protected_paths.length > 0 && touched.some((p) => isProtected(p))) || includesChanged.length > 0 || touched.some((p) => included.has(p));
+  const protectedReport = included.size === 0 ? touched : { changed_paths: touched, changed_worktree_include: includesChanged };
+  steps.push(emit({ id: 'protected_paths', status: protectedTouched ? 'failed' : 'passed', exit_code: null, timed_out: false, duration_ms: null, output_digest: digestOf(protectedReport) }));
   if (protectedTouched) return { status: 'failed', steps: [...steps, notRun('git_diff_check'), ...commandStep], refusal: 'POLICY_PROTECTED_PATH' };
 
   const check = await diffCheck(input.repository, base, result.commit);
@@ -249,13 +307,17 @@ async function verify(
 
   const command = input.contract.verifier.command;
   if (command !== null) {
-    const tree = await prepareVerificationTree(input.repository, result);
+    const tree = await prepareVerificationTree(input.repository, result, await keptPathsOf(files, input.contract));
     crashPoint('receipt.collect:after-verification-tree');
     if (!tree.ok) {
       await writePrivateFile(files.verifierOutput('verification_tree'), canonicalJson(tree.problems));
       return { status: 'failed', steps: [...steps, notRun('workflow_verifier')], refusal: 'VERIFICATION_TREE_MISMATCH' };
     }
-    const env = childEnvironment(ctx.env, { envAllowlist: COMMON_ENV_ALLOWLIST }).env;
+    // The clean removed the copied `.worktreeinclude` files (unchanged, or protected_paths has failed): the verifier gets them back.
+    await copyWorktreeIncludes(forkFile(ctx.root.forkDir(input.fork.fork_id), 'worktreeInclude'), input.worktree, input.contract.worktree_include ?? []);
+    // The runtime's port block (issue 13): a test server the verifier starts never meets another branch's.
+    const ports = await branchPortBlock(ctx, { fork_id: input.fork.fork_id, branch_id: input.branch.branch_id, attempt: input.branch.attempt });
+    const env = withCitadelPort(childEnvironment(ctx.env, { envAllowlist: COMMON_ENV_ALLOWLIST }), ports.first).env;
     const contained = await containedVerifier(ctx, input.contract, {
       forkId: input.fork.fork_id,
       branchId: input.branch.branch_id,

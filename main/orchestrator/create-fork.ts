@@ -10,6 +10,7 @@ import { gitBranchName } from '../../shared/fork/ids';
 import { repositoryInfo } from '../git/repository';
 import { targetRepositoryDigest } from '../landing/target-identity';
 import { writePrivateFile, writePrivateJson } from '../store/atomic-file';
+import { resolveWorktreeIncludes, storeWorktreeIncludes } from '../workspace/worktree-include';
 import type { OrchestratorContext } from '../host/context';
 import type { ForkRequest, SignerRecord } from '../../shared/fork/fork-request';
 import type { ContainmentChoice } from '../../shared/fork/containment-facts';
@@ -52,7 +53,9 @@ export async function createFork(ctx: OrchestratorContext, input: CreateForkInpu
   const { profiles, schemaVersion } = resolveProfiles(input.executors, ctx);
   const budget = validBudget(input.budgetSeconds, input.maxAttempts);
   const repo = await repositoryInfo(input.repo);
-  const loaded = await loadWorkflow(input.workflowFile, repo.root);
+  const loaded = await loadWorkflow(input.workflowFile, repo.root, ctx.env);
+  // Refused here (a tracked file, a symlink, a path outside the repository), before any fork state exists.
+  const includes = await resolveWorktreeIncludes(repo.root);
   // Fail closed before anything exists: no sandbox, no fork (unless the operator chose runtime-only).
   const containment = await contractContainment(
     ctx,
@@ -74,6 +77,7 @@ export async function createFork(ctx: OrchestratorContext, input: CreateForkInpu
     containment,
     fork_id: forkId,
     target_repository_digest: await targetRepositoryDigest(repo.root),
+    ...(includes === null ? {} : { worktree_include: [...includes.entries] }),
   };
   const contract: ContractV1 | ContractV2 =
     schemaVersion === 1
@@ -123,6 +127,7 @@ export async function createFork(ctx: OrchestratorContext, input: CreateForkInpu
     await writePrivateJson(files.path('request'), request);
     await writePrivateJson(files.path('signer'), signerRecord);
     await writePrivateJson(files.path('contract'), contract);
+    if (includes !== null) await storeWorktreeIncludes(files.path('worktreeInclude'), includes);
     await writePrivateJson(files.path('record'), ForkRecordSchema.parse(record));
     await journal.result('fork.create', forkId, 'done');
   });
@@ -130,7 +135,7 @@ export async function createFork(ctx: OrchestratorContext, input: CreateForkInpu
   return { record, repoDirty: repo.dirty };
 }
 
-function validObjective(objective: string): string {
+export function validObjective(objective: string): string {
   const trimmed = objective.trim();
   if (trimmed === '' || trimmed.includes('\0') || Buffer.byteLength(trimmed) > MAX_OBJECTIVE_BYTES) {
     throw new CitadelError('OBJECTIVE_INVALID', `the objective must be non-empty text of at most ${MAX_OBJECTIVE_BYTES} bytes`);

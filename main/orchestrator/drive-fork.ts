@@ -19,13 +19,15 @@ import type { Journal } from '../store/journal';
 import { readStoredJson, UNTRUSTED } from '../store/read-stored-json';
 import { collectBranch, type RunEnd } from './collect-branch';
 import { settledByOperator, unverifiableContractChanges, verifiedContract } from './contract-standing';
-import { assertResultBranchCreatable } from './delivery-namespace';
+import { resultBranchHead } from './delivery-namespace';
 import type { OrchestratorContext } from '../host/context';
 import { ExpectedContainmentSchema, type ExpectedContainment } from './expected-containment';
 import { ForkRequestSchema, SignerRecordSchema, type ForkRequest } from '../../shared/fork/fork-request';
-import { launchBranch, type LaunchOutcome } from './launch-branch';
+import { branchPortBlock, launchBranch, type LaunchOutcome } from './launch-branch';
+import { setupBranch } from './setup-branch';
 import { commitTransition, type BranchChange } from '../store/record-transitions';
 import { stopBranchRun, stopEndedRun, stopStatus } from './stop-branch-run';
+import { copyWorktreeIncludes, excludeWorktreeIncludes } from '../workspace/worktree-include';
 
 /** `all`: wait for every branch to end; `exited-only`: collect what has ended, leave the rest; `none`: launch and return. */
 export type DriveMode = 'all' | 'exited-only' | 'none';
@@ -156,7 +158,33 @@ class ForkDriver {
     const captured = await this.refusingStart(prepared, async () => {
       this.expected = Promise.resolve(await this.expectedSnapshots(prepared));
     });
-    return captured ? prepared : [];
+    if (!captured) return [];
+    // Setup (issue 13) after each worktree and its snapshot exist, before any launch; the branches'
+    // setups run side by side (each in its own worktree), and one that fails blocks only its branch.
+    const setUp = await Promise.allSettled(prepared.map((branch) => this.refusingStart([branch], () => this.setup(branch))));
+    const crashed = setUp.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    if (crashed !== undefined) throw crashed.reason;
+    return prepared.filter((_, i) => setUp[i]?.status === 'fulfilled' && setUp[i].value);
+  }
+
+  /** The workflow's setup in the branch's worktree; a failed one refuses the start with SETUP_FAILED (not the agent's doing: nothing of it ran). */
+  private async setup(branch: BranchRecord): Promise<void> {
+    if (this.fork.contract.workflow.setup === undefined) return;
+    const ports = await branchPortBlock(this.ctx, { fork_id: this.record.fork_id, branch_id: branch.branch_id, attempt: branch.attempt });
+    const outcome = await setupBranch(this.ctx, this.journal, {
+      forkId: this.record.fork_id,
+      branch,
+      contract: this.fork.contract,
+      repository: this.repositoryOf(branch),
+      extraEnv: { CITADEL_PORT: String(ports.first) },
+    });
+    if (!outcome.ok) {
+      const { step_id, exit_code, timed_out, spawn_error } = outcome.failure;
+      const how = timed_out ? 'timed out' : spawn_error !== null ? `could not start (${spawn_error})` : `exited ${exit_code ?? 'by a signal'}`;
+      throw new CitadelError('SETUP_FAILED', `setup step ${step_id} of ${branch.branch_id} ${how}; fix the cause, then citadel fork resolve --retry`, {
+        details: { branch_id: branch.branch_id, step_id, exit_code, timed_out },
+      });
+    }
   }
 
   /** Runs one start step; on a typed refusal blocks `branches` as `start_refused` and answers false. */
@@ -212,6 +240,10 @@ class ForkDriver {
     await this.ctx.root.assertNoSymlinks(repository.workTree);
     await this.ctx.root.assertNoSymlinks(repository.gitDir);
     await ensureBranchRepository(baseRepository(this.ctx.root, this.record.fork_id), repository, branch.git_branch);
+    // The operator's chosen ignored files (issue 13), before setup and the runtime; a retry's new attempt gets them afresh.
+    const included = this.fork.contract.worktree_include ?? [];
+    await excludeWorktreeIncludes(repository.gitDir, included);
+    await copyWorktreeIncludes(forkFile(this.ctx.root.forkDir(this.record.fork_id), 'worktreeInclude'), repository.workTree, included);
     await this.journal.result('worktree.create', key, 'done');
     this.ctx.events({ type: 'runtime', fork_id: this.record.fork_id, branch_id: branch.branch_id, phase: 'worktree_ready' });
   }
@@ -390,8 +422,8 @@ class ForkDriver {
     const collected = this.journal.resultOf('receipt.collect', key)?.data?.result_commit;
     const commit = typeof collected === 'string' ? collected : this.record.base_revision;
     await this.journal.intent('result.deliver', key, { commit });
-    await assertResultBranchCreatable(this.fork.request.repo, branch.git_branch);
-    const outcome = await deliverResult(this.fork.request.repo, this.repositoryOf(branch), branch.git_branch, commit);
+    const current = await resultBranchHead(this.fork.request.repo, branch.git_branch);
+    const outcome = await deliverResult(this.fork.request.repo, this.repositoryOf(branch), branch.git_branch, commit, current);
     await this.journal.result('result.deliver', key, 'done', { commit, outcome });
   }
 

@@ -21,13 +21,19 @@ export { compareFork } from './compare-fork';
 export { selectBranch } from './select-branch';
 export { branchDetail } from './branch-detail';
 export { forkContainment } from './fork-containment';
+export { setupFailures } from './setup-branch';
 export { landingChecks, confirmLanding } from './landing-actions';
 export { exportReplay, exportProof, proofProjection } from './export-actions';
 export type { PublicArtifact } from '../publish/export-public';
 export { previewFork, validateExecutors, validateExecutorFile } from './executor-actions';
+export { previewStart } from './preview-start';
 export { settingsOf as settings } from './settings';
 export { openArtifact } from '../publish/open-artifact';
 export { fingerprintOf, importTrustedKey, listTrustedKeys, removeTrustedKey, type TrustedKey } from '../evidence/trust/trusted-keys';
+export { attestFork, type AttestationBundle } from '../evidence/attestation/attest-fork';
+export { exportIssuerKey } from '../evidence/attestation/issuer-public-key';
+export { verifyAttestation, type AttestationFiles } from '../evidence/attestation/verify-files';
+export { verifyBundle } from '../evidence/attestation/verify-bundle';
 
 /**
  * One fork's record as it is on disk; a fork whose stored contract no longer verifies reads as

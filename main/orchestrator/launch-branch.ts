@@ -7,8 +7,9 @@ import { ReceiptContainmentSchema, type ReceiptContainment } from '../../shared/
 import type { Contract } from '../../shared/fork/contract';
 import { containmentDigest, type ContainmentTemplate } from '../../shared/sandbox/containment-policy';
 import type { BranchRecord } from '../../shared/fork/fork-record';
+import { PortBlockSchema, type PortBlock } from '../../shared/fork/receipts';
 import { FailureCodeSchema, type FailureCode } from '../../shared/runtime/telemetry';
-import { childEnvironment } from '../runtimes/env-allowlist';
+import { childEnvironment, withCitadelPort } from '../runtimes/env-allowlist';
 import { launchSupervised, type StandbySupervisor } from '../runtimes/process-control/launch-supervised';
 import { adapterFor } from '../runtimes/registry';
 import { resolveExecutable } from '../runtimes/resolve-executable';
@@ -25,6 +26,7 @@ import type { SandboxCommand, SandboxLauncher } from '../sandbox/sandbox-backend
 import type { OrchestratorContext } from '../host/context';
 import { attemptSandboxDirs, containmentOf, runtimeLaunchPolicy, sandboxLauncher, type BranchLaunchInput } from './branch-containment';
 import { instructionArtifact } from './instruction-artifact';
+import { leasePortBlock, type PortHolder, type PortLease } from '../workspace/port-blocks';
 
 /** What was launched, kept privately beside the run for the receipt (no paths, no values). */
 export const LaunchFactsSchema = z.strictObject({
@@ -35,6 +37,8 @@ export const LaunchFactsSchema = z.strictObject({
   failure_code: FailureCodeSchema.nullable(),
   /** The containment the run was launched under (absent in facts written before containment). */
   containment: ReceiptContainmentSchema.optional(),
+  /** The port block the runtime got as CITADEL_PORT (absent in facts written before ports). */
+  ports: PortBlockSchema.optional(),
 });
 export type LaunchFacts = z.infer<typeof LaunchFactsSchema>;
 
@@ -67,7 +71,6 @@ export async function launchBranch(
   // The same profile and containment always give the same canonical argv (decisions D5).
   const invocation = adapter.invocation(profile, containment.mode);
   const instruction = instructionArtifact(objective, contract.workflow, contract.policy.protected_paths);
-  const { env, presentNames } = childEnvironment(ctx.env, adapter);
   await writePrivateFile(files.instruction, instruction);
   // Probed before the launch intent: a sandbox gone since the fork was created stops the drive
   // (fail closed) and leaves the branch pending, to launch once the backend works again.
@@ -76,6 +79,10 @@ export async function launchBranch(
     throw new CitadelError('FORK_RECORD_INVALID', `the contract has no containment for ${branch.branch_id}`, { details: { branch_id: branch.branch_id } });
   }
   const launcher = template === undefined ? null : await sandboxLauncher(ctx);
+  // Leased once the sandbox is known to work, before the launch intent: a lease is no effect on the
+  // target, and the same attempt gets the same block again (PORTS_UNAVAILABLE leaves nothing started).
+  const ports = await branchPortBlock(ctx, { fork_id: forkId, branch_id: branch.branch_id, attempt: branch.attempt });
+  const { env, presentNames } = withCitadelPort(childEnvironment(ctx.env, adapter), ports.first);
   const receiptContainment: ReceiptContainment =
     template === undefined || launcher === null
       ? { mode: 'runtime-only' }
@@ -86,6 +93,7 @@ export async function launchBranch(
     env_names: presentNames,
     failure_code: null,
     containment: receiptContainment,
+    ports,
   };
 
   await journal.intent('runtime.launch', key);
@@ -161,6 +169,30 @@ async function containedLaunch(
   const contained = containedCommand(launcher, policy, input.command, { launchDir, innerBridgeScript: ctx.innerBridgeScript, nodeExecPath: ctx.nodeExecPath });
   await writeLaunchFiles(contained.files);
   return { command: contained.command, args: contained.args, env: contained.env, egress_bridge: contained.bridge, fd_files: contained.fdFiles };
+}
+
+/**
+ * The port block of one branch attempt (issue 13): leased when it launches, the same one for its
+ * verifier, given back when it is collected (collect-branch.ts) or its fork cleaned. A lease whose
+ * fork is gone, or whose attempt is neither pending nor running any more (ended, blocked, retried
+ * as a new attempt), is stale and taken back. A run whose supervisor died is still to be collected
+ * (its verifier uses the block): its lease stands until then, or until STOP or clean ends it.
+ */
+export function branchPortBlock(ctx: OrchestratorContext, holder: PortHolder): Promise<PortBlock> {
+  return leasePortBlock(ctx.root.dir, holder, { isStale: (lease) => leaseEnded(ctx, lease), now: ctx.now });
+}
+
+async function leaseEnded(ctx: OrchestratorContext, lease: PortLease): Promise<boolean> {
+  let record;
+  try {
+    record = await ctx.store.readRecord(lease.fork_id);
+  } catch (error) {
+    // A record that cannot be read keeps its lease (clean gives it back): only a fork that is gone frees it.
+    if (isCitadelError(error) && error.code === 'FORK_NOT_FOUND') return true;
+    return false;
+  }
+  const branch = record.branches.find((b) => b.branch_id === lease.branch_id);
+  return branch === undefined || branch.attempt !== lease.attempt || (branch.state !== 'pending' && branch.state !== 'running');
 }
 
 export async function readLaunchFacts(file: string): Promise<LaunchFacts | null> {

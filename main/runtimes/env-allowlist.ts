@@ -41,3 +41,15 @@ export function childEnvironment(
   }
   return { env, presentNames: Object.keys(env).sort() };
 }
+
+/**
+ * The first port of the branch's block (issue 13). Set by Citadel from the branch's lease, never
+ * taken from the parent environment (no allowlist entry names it), so an operator's own CITADEL_PORT never leaks in.
+ */
+export const PORT_ENV_NAME = 'CITADEL_PORT';
+
+/** `child` with CITADEL_PORT set to `first`, its name recorded like every other. */
+export function withCitadelPort(child: ChildEnvironment, first: number): ChildEnvironment {
+  const env = { ...child.env, [PORT_ENV_NAME]: String(first) };
+  return { env, presentNames: Object.keys(env).sort() };
+}

@@ -15,11 +15,15 @@ export const FORK_FILES = {
   containmentBefore: 'containment-before.json',
   /** The current selection: a copy of one decision record from `selections/`. */
   selection: 'selection.json',
+  /** The selection's signed envelope (issue 12): selection.json sealed by the fork's signing key, as receipts are. */
+  selectionSignature: 'selection.sig.json',
   /** Every selection decision, `<key>.json` beside its private `<key>.reason.txt`. */
   selections: 'selections',
   landing: 'landing.json',
   /** The plan the last landing token was issued for. */
   landingPlan: 'landing-plan.json',
+  /** The `.worktreeinclude` files frozen at creation (issue 13): a folder of private copies, each named by its content digest. */
+  worktreeInclude: 'worktree-include',
 } as const;
 export type ForkFileName = keyof typeof FORK_FILES;
 
@@ -46,7 +50,7 @@ export const STORED_FILE_MAX_BYTES = {
 export function storedFileMaxBytes(file: string): number {
   const name = path.basename(file);
   if (name === FORK_FILES.journal || name === ATTEMPT_FILES.stopJournal) return STORED_FILE_MAX_BYTES.journal;
-  if (name === FORK_FILES.containmentBefore || name === ATTEMPT_FILES.containment) return STORED_FILE_MAX_BYTES.snapshot;
+  if (name === FORK_FILES.containmentBefore || name === ATTEMPT_FILES.containment || name === ATTEMPT_FILES.setupKept) return STORED_FILE_MAX_BYTES.snapshot;
   return STORED_FILE_MAX_BYTES.record;
 }
 
@@ -66,6 +70,13 @@ const ATTEMPT_FILES = {
   /** Connections the run's egress bridge refused, one JSON line each (EGRESS_DENIALS_FILE, written by the supervisor). */
   egressDenials: 'egress-denials.jsonl',
   containment: 'containment.json',
+  /** The workflow's setup as it ran in this attempt's worktree (main/setup/setup-facts.ts), and the ignored paths it left for the verifier. */
+  setupFacts: 'setup.json',
+  setupKept: 'setup-kept.json',
+  /** The `.worktreeinclude` files the run changed, checked before the verifier's clean (main/workspace/worktree-include.ts). */
+  worktreeIncludeCheck: 'worktree-include-check.json',
+  /** The instruction files the run left, read once before the verifier's clean (a retry reads this, not the cleaned tree). */
+  instructionFiles: 'instruction-files.json',
   resultCommit: 'result-commit.json',
   receipt: 'execution-receipt.json',
   observation: 'observation.json',
@@ -95,7 +106,7 @@ export function selectionFiles(forkDir: string, key: string): { readonly dir: st
 export function attemptFiles(root: ForkRoot, forkId: string, branchId: string, attempt: number) {
   const dir = path.join(root.branchDir(forkId, branchId), `attempt-${attempt}`);
   const files = Object.fromEntries(Object.entries(ATTEMPT_FILES).map(([key, name]) => [key, path.join(dir, name)])) as Record<keyof typeof ATTEMPT_FILES, string>;
-  return { dir, ...files, verifierOutput: (step: string) => path.join(dir, `verifier-${step}.out`) };
+  return { dir, ...files, verifierOutput: (step: string) => path.join(dir, `verifier-${step}.out`), setupOutput: (step: string) => path.join(dir, `setup-${step}.out`) };
 }
 export type AttemptFiles = ReturnType<typeof attemptFiles>;
 

@@ -14,6 +14,8 @@ export const EFFECTS = {
   /** The fork's base object store (issue 11), keyed by fork id. */
   'repository.base': { repeatable: true },
   'worktree.create': { repeatable: true },
+  /** A branch attempt's workflow setup (issue 13): its steps rerun from the first after a crash (install commands are idempotent). */
+  'setup.run': { repeatable: true },
   'runtime.launch': { repeatable: false },
   'runtime.stop': { repeatable: true },
   'receipt.collect': { repeatable: true },

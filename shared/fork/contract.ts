@@ -4,6 +4,23 @@ import { ContractContainmentSchema } from './containment-facts';
 import { CommitShaSchema, ForkIdSchema, IssuerIdSchema } from './ids';
 import { VerifierSchema, WorkflowSchema } from './workflow';
 
+/**
+ * One ignored file `.worktreeinclude` chose (issue 13): its repository-relative path, the digest and
+ * size of the content copied into every branch worktree. Evidence only: the content is never stored
+ * in a record, and neither the path nor the digest goes into a replay.
+ */
+export const WorktreeIncludeEntrySchema = z.strictObject({
+  path: z
+    .string()
+    .min(1)
+    .refine((p) => !p.includes('\0') && !p.startsWith('/') && !p.split('/').some((part) => part === '' || part === '.' || part === '..'), {
+      message: 'must be a normalized path inside the repository',
+    }),
+  digest: DigestSchema,
+  size_bytes: z.number().int().nonnegative(),
+});
+export type WorktreeIncludeEntry = z.infer<typeof WorktreeIncludeEntrySchema>;
+
 export const ScopeSchema = z.strictObject({
   repository: z.literal('whole'),
   effects: z.literal('branch_worktree'),
@@ -47,6 +64,11 @@ const ContractCore = {
    */
   fork_id: ForkIdSchema.optional(),
   target_repository_digest: DigestSchema.optional(),
+  /**
+   * Issue 13: the files `.worktreeinclude` chose, frozen when the fork was created and copied into
+   * every branch worktree. Absent: the repository had no `.worktreeinclude` (and earlier contracts keep their digest).
+   */
+  worktree_include: z.array(WorktreeIncludeEntrySchema).optional(),
 };
 
 /** Schema 1 (`--runtimes`): the shared operation contract of decisions D3. */

@@ -27,6 +27,14 @@ export const ForkEventSchema = z.discriminatedUnion('type', [
     step: VerifierStepSchema.shape.id,
     status: z.enum(['passed', 'failed', 'not_run']),
   }),
+  // A setup step of a branch attempt (issue 13): `running` when it starts, then its result, so the Fork view shows setup live.
+  z.strictObject({
+    type: z.literal('setup_step'),
+    fork_id: z.string(),
+    branch_id: z.string(),
+    step: z.string(),
+    status: z.enum(['running', 'passed', 'failed', 'not_run']),
+  }),
   // A drive a shell started in the background (start, resume, retry) stopped with an error. The
   // message is safe to show anywhere: it never carries a local path or a secret-like value.
   z.strictObject({ type: z.literal('drive_failed'), fork_id: z.string(), code: ErrorCodeSchema, message: z.string().max(2000) }),

@@ -4,6 +4,7 @@ import { ReceiptContainmentSchema } from './containment-facts';
 import { FailureCodeSchema, TelemetrySchema } from '../runtime/telemetry';
 import { BranchIdSchema, CommitShaSchema, ForkIdSchema, IssuerIdSchema, IsoTimeSchema } from './ids';
 import { RuntimeLabelSchema } from './fork-record';
+import { WorktreeIncludeEntrySchema } from './contract';
 
 export const DiffSummarySchema = z.strictObject({
   files_changed: z.number().int().nonnegative(),
@@ -29,6 +30,25 @@ export const VerifierEvidenceSchema = z.strictObject({
 });
 export type VerifierEvidence = z.infer<typeof VerifierEvidenceSchema>;
 
+/** One workflow setup step as it ran in the branch worktree before the runtime (issue 13). */
+export const SetupStepEvidenceSchema = z.strictObject({
+  id: z.string(),
+  status: z.enum(['passed', 'failed', 'not_run']),
+  exit_code: z.number().int().nullable(),
+  timed_out: z.boolean(),
+  duration_ms: z.number().int().nonnegative().nullable(),
+  output_digest: DigestSchema.nullable(),
+});
+export type SetupStepEvidence = z.infer<typeof SetupStepEvidenceSchema>;
+
+/** The setup a run started from: its steps, what it left for the verifier (a digest of its fingerprints), and how it was contained. */
+export const SetupEvidenceSchema = z.strictObject({
+  steps: z.array(SetupStepEvidenceSchema).min(1),
+  kept_paths_digest: DigestSchema,
+  containment: ReceiptContainmentSchema,
+});
+export type SetupEvidence = z.infer<typeof SetupEvidenceSchema>;
+
 export const InstructionFileSchema = z.strictObject({ path: z.string(), digest: DigestSchema.nullable(), kind: z.enum(['file', 'directory', 'other']) });
 
 /** A run whose output went past the supervisor's cap: the cap, and per stream the bytes not kept in its log. */
@@ -38,6 +58,13 @@ export const OutputTruncationSchema = z.strictObject({
   stderr_dropped_bytes: z.number().int().nonnegative(),
 });
 export type OutputTruncation = z.infer<typeof OutputTruncationSchema>;
+
+/** The block of TCP ports a branch ran with (issue 13): CITADEL_PORT is `first`, the block `first` … `first + count - 1`. */
+export const PortBlockSchema = z.strictObject({
+  first: z.number().int().min(1024).max(65535),
+  count: z.number().int().min(1).max(64),
+});
+export type PortBlock = z.infer<typeof PortBlockSchema>;
 
 /** The signed execution receipt (decisions D9): every branch fact compare or display uses. */
 export const ExecutionReceiptSchema = z.strictObject({
@@ -78,6 +105,12 @@ export const ExecutionReceiptSchema = z.strictObject({
    * (a run STOP ended without a record; receipts written before logs were capped).
    */
   output_truncated: OutputTruncationSchema.nullable().optional(),
+  /** Issue 13: the `.worktreeinclude` files copied into the worktree (path and digest, never content); absent when the contract names none. */
+  worktree_include: z.array(WorktreeIncludeEntrySchema.pick({ path: true, digest: true })).optional(),
+  /** Issue 13: the port block the runtime and the verifier got as CITADEL_PORT; null when none was leased (the run never started). Absent in earlier receipts. */
+  ports: PortBlockSchema.nullable().optional(),
+  /** Issue 13: the workflow's setup, when its contract has one; absent in receipts of forks without setup. */
+  setup: SetupEvidenceSchema.optional(),
 });
 export type ExecutionReceipt = z.infer<typeof ExecutionReceiptSchema>;
 

@@ -16,19 +16,76 @@ const ProtectedPathSchema = z
   .max(512)
   .refine((p) => !p.startsWith('/') && !p.split('/').includes('..'), 'a repository-relative path or glob without ..');
 
-/** The `--workflow FILE` format (decisions D7). Strict: unknown fields are rejected. */
-export const WorkflowFileSchema = z
-  .strictObject({
-    schema_version: z.literal(1),
-    steps: z
-      .array(z.strictObject({ id: z.string().regex(/^[a-z][a-z0-9-]{0,47}$/), instruction: z.string().min(1).max(8000) }))
-      .min(1)
-      .max(50),
-    verifier: VerifierCommandSchema,
-    protected_paths: z.array(ProtectedPathSchema).max(200),
-  })
-  .refine((w) => new Set(w.steps.map((s) => s.id)).size === w.steps.length, { path: ['steps'], message: 'step ids must be unique' });
+const StepIdSchema = z.string().regex(/^[a-z][a-z0-9-]{0,47}$/);
+
+/**
+ * Where a setup step may connect (issue 13): nowhere, or only the package registries its
+ * toolchain is configured with (read from the toolchain's own config, never written here).
+ */
+export const SetupNetworkSchema = z.enum(['none', 'registries']);
+export type SetupNetwork = z.infer<typeof SetupNetworkSchema>;
+
+/** One setup step as the workflow file writes it: shell-free, a bare command on PATH. */
+export const SetupStepFileSchema = z.strictObject({
+  id: StepIdSchema,
+  command: BareCommandSchema,
+  args: z.array(z.string().max(4096)).max(64).default([]),
+  timeout_seconds: z.number().int().min(1).max(6 * 3600),
+  network: SetupNetworkSchema.default('none'),
+});
+
+const uniqueIds = (items: readonly { readonly id: string }[]): boolean => new Set(items.map((s) => s.id)).size === items.length;
+
+const WorkflowCore = {
+  steps: z
+    .array(z.strictObject({ id: StepIdSchema, instruction: z.string().min(1).max(8000) }))
+    .min(1)
+    .max(50)
+    .refine(uniqueIds, 'step ids must be unique'),
+  verifier: VerifierCommandSchema,
+  protected_paths: z.array(ProtectedPathSchema).max(200),
+};
+
+/**
+ * The `--workflow FILE` format (decisions D7). Strict: unknown fields are rejected. Version 2 adds
+ * `setup` (issue 13); a version 1 file means exactly what it meant before.
+ */
+export const WorkflowFileSchema = z.discriminatedUnion('schema_version', [
+  z.strictObject({ schema_version: z.literal(1), ...WorkflowCore }),
+  z.strictObject({
+    schema_version: z.literal(2),
+    ...WorkflowCore,
+    setup: z.array(SetupStepFileSchema).max(20).refine(uniqueIds, 'setup step ids must be unique').default([]),
+  }),
+]);
 export type WorkflowFile = z.infer<typeof WorkflowFileSchema>;
+
+/**
+ * A setup step as the contract binds it: the file's step with its network made explicit and, for
+ * `registries`, the registry hosts (port 443) it may reach, resolved from the toolchain's config
+ * when the fork was created, so the contract says exactly where setup may connect.
+ */
+export const SetupStepSchema = z.strictObject({
+  id: z.string(),
+  command: BareCommandSchema,
+  args: z.array(z.string()),
+  timeout_seconds: z.number().int().min(1),
+  network: SetupNetworkSchema,
+  registry_hosts: z.array(z.string()),
+});
+export type SetupStep = z.infer<typeof SetupStepSchema>;
+
+/** Why setup failed, kept privately for `fork status` and the Fork view: the step and the end of its output. */
+export const SetupFailureSchema = z.strictObject({
+  step_id: z.string(),
+  exit_code: z.number().int().nullable(),
+  timed_out: z.boolean(),
+  /** The spawn's error code (e.g. ENOENT: the command is not on PATH), or null when it started. */
+  spawn_error: z.string().nullable(),
+  /** The last lines of its output (at most 4 KiB), for display; never in a receipt. */
+  tail: z.string(),
+});
+export type SetupFailure = z.infer<typeof SetupFailureSchema>;
 
 /** The workflow a fork runs, as bound into its contract. */
 export const WorkflowSchema = z.strictObject({
@@ -37,6 +94,11 @@ export const WorkflowSchema = z.strictObject({
   /** Repository-relative path of the workflow file when it lives in the repository (then it is protected too). */
   file_path_in_repo: z.string().nullable(),
   file_digest: z.string().nullable(),
+  /**
+   * Setup steps Citadel runs in each branch worktree before its runtime starts (issue 13). Absent
+   * when there are none, so every contract without setup keeps its digest.
+   */
+  setup: z.array(SetupStepSchema).min(1).optional(),
 });
 export type Workflow = z.infer<typeof WorkflowSchema>;
 

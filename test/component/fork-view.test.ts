@@ -91,10 +91,15 @@ describe('fork view', () => {
     expect(codex).toHaveTextContent('RUNTIME_NOT_FOUND');
     expect(await within(codex).findByText(/codex is not available: not on PATH/)).toBeInTheDocument();
 
+    emit({ type: 'setup_step', fork_id: FORK_ID, branch_id: 'branch-claude', step: 'install', status: 'running' });
+    emit({ type: 'setup_step', fork_id: FORK_ID, branch_id: 'branch-claude', step: 'install', status: 'passed' });
     emit({ type: 'verifier_step', fork_id: FORK_ID, branch_id: 'branch-claude', step: 'git_diff_check', status: 'passed' });
     emit({ type: 'runtime', fork_id: 'fork-01jq7m3x9r2v5k8d4f6h0n1p2t', branch_id: 'branch-claude', phase: 'lost' });
     const log = within(await panel('branch-claude')).getByRole('log');
     expect(await within(log).findByText('verifier git diff check: passed')).toBeInTheDocument();
+    // Setup shows live, step by step, before the runtime starts.
+    expect(within(log).getByText('setup install: running')).toBeInTheDocument();
+    expect(within(log).getByText('setup install: passed')).toBeInTheDocument();
     expect(within(log).queryByText(/lost/)).toBeNull();
   });
 

@@ -71,7 +71,9 @@ describe('real vendor CLIs through citadel fork start', () => {
       expect(receipt.result_commit).toBe(fork.git(tree, 'rev-parse', 'HEAD'));
       expect(fork.git(tree, 'show', `${receipt.result_commit}:src/sum.js`) + '\n').toBe(FIXED_SUM);
       expect(fork.git(tree, 'status', '--porcelain')).toBe('');
+      // result_symlinks (issue 12) reads the result's links from git objects before any other step.
       expect(receipt.verifier.steps.map((s) => `${s.id}:${s.status}:${s.exit_code}`)).toEqual([
+        'result_symlinks:passed:null',
         'protected_paths:passed:null',
         'git_diff_check:passed:0',
         'workflow_verifier:passed:0',
@@ -89,8 +91,8 @@ describe('real vendor CLIs through citadel fork start', () => {
 
     // Each runtime got only its allowlisted variables (decisions D6): not CITADEL_HOME, the D-Bus address or the other runtime's endpoint.
     // (Contained, the sandbox then points HOME, TMPDIR and the home variable into the attempt's runtime home; the receipt names the operator's.)
-    expect(fork.branchRun(id, 'branch-claude-sonnet').receipt.env_names).toEqual(['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC', 'HOME', 'LANG', 'PATH']);
-    expect(fork.branchRun(id, 'branch-codex-ollama').receipt.env_names).toEqual(['CODEX_HOME', 'CODEX_OSS_BASE_URL', 'HOME', 'LANG', 'PATH']);
+    expect(fork.branchRun(id, 'branch-claude-sonnet').receipt.env_names).toEqual(['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'CITADEL_PORT', 'CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC', 'HOME', 'LANG', 'PATH']);
+    expect(fork.branchRun(id, 'branch-codex-ollama').receipt.env_names).toEqual(['CITADEL_PORT', 'CODEX_HOME', 'CODEX_OSS_BASE_URL', 'HOME', 'LANG', 'PATH']);
 
     // Observed models come from each runtime's own output: Claude's modelUsage, Codex's rollout under CODEX_HOME.
     expect(fork.branchRun(id, 'branch-claude-sonnet').receipt.telemetry).toMatchObject({ observed_model: 'claude-sonnet-4-5', observed_model_source: 'claude_result_model_usage' });

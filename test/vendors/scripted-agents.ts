@@ -48,3 +48,14 @@ export function codexPatchFix(branchId: string): LocalTurn[] {
 export function codexShellFix(branchId: string): LocalTurn[] {
   return [{ cmd: `sed -i 's/a - b/a + b/' src/sum.js && printf '${notesFor(branchId).trimEnd()}\\n' > NOTES.md` }, { text: 'Fixed sum().' }];
 }
+
+/** Claude fixes sum.js in the npm project and runs its `npm test` (allowed by the tool policy), which needs the dependency setup installed. */
+export const CLAUDE_NPM_FIX: readonly ((context: ScriptContext) => ModelTurn)[] = [
+  (c) => ({ text: 'Reading the code.', tool: { name: 'Read', input: { file_path: path.join(cwdOf(c), 'src', 'sum.js') } } }),
+  (c) => ({ text: 'Fixing the operator.', tool: { name: 'Edit', input: { file_path: path.join(cwdOf(c), 'src', 'sum.js'), old_string: 'return a - b;', new_string: 'return a + b;' } } }),
+  () => ({ text: 'Running the tests.', tool: { name: 'Bash', input: { command: 'npm test', description: 'Run the tests' } } }),
+  () => ({ text: 'Fixed sum().' }),
+];
+
+/** Codex "fixes" sum.js wrongly (|a - b|, still 1 for sum(2, 3)) with a plain shell command. */
+export const CODEX_WRONG_FIX: readonly LocalTurn[] = [{ cmd: "sed -i 's/return a - b;/return Math.abs(a - b);/' src/sum.js" }, { text: 'Fixed sum().' }];

@@ -2,23 +2,34 @@ import { describeForkContainment, type ForkContainment } from '../../../shared/f
 import type { ForkEvent } from '../../../shared/fork/events';
 import type { ForkStatus } from '../../../shared/fork/fork-record';
 import type { LandingCheck } from '../../../shared/fork/landing';
+import type { SetupFailure } from '../../../shared/fork/workflow';
 import type { ForkListEntry } from '../../../shared/ipc/contract';
 import { marked } from './render-comparison';
 
-/** One fork; `fork status FORK_ID` adds the containment its contract binds. */
-export function renderForkStatus(status: ForkStatus, containment?: ForkContainment): string {
+/** One fork; `fork status FORK_ID` adds the containment its contract binds and why a branch's setup failed. */
+export function renderForkStatus(status: ForkStatus, containment?: ForkContainment, setupFailures: Readonly<Record<string, SetupFailure>> = {}): string {
   const lines = [
-    `${status.fork_id}${status.demo ? ' [demo]' : ''}  ${status.state}  (schema ${status.schema_version}, revision ${status.revision}; states recorded, not signed)`,
+    `${status.fork_id}${status.demo ? ' [demo]' : ''}  ${status.state}  (schema ${status.schema_version}, revision ${status.revision}; revision and states recorded, not signed)`,
     `  base      ${status.base_revision}`,
     `  contract  ${status.contract_digest}`,
     ...(status.executor_set_digest ? [`  executors ${status.executor_set_digest}`] : []),
     ...(containment === undefined ? [] : [`  containment ${containmentLine(containment)}`]),
-    ...status.branches.map(
-      (b) =>
-        `  ${b.branch_id.padEnd(28)} ${b.runtime.padEnd(7)} ${b.state.padEnd(8)}${b.failure_code ? ` ${b.failure_code}` : ''}${b.blocked_reason ? ` (${b.blocked_reason}${b.blocked_code ? `: ${b.blocked_code}` : ''})` : ''}${b.attempt > 1 ? ` attempt ${b.attempt}` : ''}`,
-    ),
+    ...status.branches.flatMap((b) => [
+      `  ${b.branch_id.padEnd(28)} ${b.runtime.padEnd(7)} ${b.state.padEnd(8)}${b.failure_code ? ` ${b.failure_code}` : ''}${b.blocked_reason ? ` (${b.blocked_reason}${b.blocked_code ? `: ${b.blocked_code}` : ''})` : ''}${b.attempt > 1 ? ` attempt ${b.attempt}` : ''}`,
+      ...setupFailureLines(setupFailures[b.branch_id]),
+    ]),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** A failed setup step and the end of its output, indented under its branch; `fork resolve --retry` runs setup again. */
+function setupFailureLines(failure: SetupFailure | undefined): string[] {
+  if (failure === undefined) return [];
+  const how = failure.timed_out ? 'timed out' : failure.spawn_error !== null ? `could not start (${failure.spawn_error})` : `exited ${failure.exit_code ?? 'by a signal'}`;
+  // A tool's colours and cursor moves are not replayed on the operator's terminal.
+  const printable = [...failure.tail].filter((c) => c === '\n' || c === '\t' || (c >= ' ' && c !== '\x7f')).join('');
+  const tail = printable.trimEnd().split('\n').slice(-20);
+  return [`    setup step ${failure.step_id} ${how}; output ends:`, ...tail.map((line) => `      | ${line}`)];
 }
 
 function containmentLine(containment: ForkContainment): string {
@@ -44,6 +55,8 @@ export function describeEvent(event: ForkEvent): string {
       return `${event.branch_id}: ${event.phase.replaceAll('_', ' ')}\n`;
     case 'verifier_step':
       return `${event.branch_id}: verifier ${event.step} ${event.status}\n`;
+    case 'setup_step':
+      return `${event.branch_id}: setup ${event.step} ${event.status}\n`;
     case 'drive_failed':
       return `fork ${event.fork_id}: the drive stopped (${event.code}: ${event.message}); citadel fork resume continues it\n`;
   }

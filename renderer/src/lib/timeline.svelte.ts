@@ -42,6 +42,8 @@ function describe(event: ForkEvent): Pick<TimelineEntry, 'text' | 'tone'> {
       return { text: `runtime ${event.phase.replaceAll('_', ' ')}`, tone: event.phase === 'lost' ? 'bad' : 'neutral' };
     case 'verifier_step':
       return { text: `verifier ${event.step.replaceAll('_', ' ')}: ${event.status.replaceAll('_', ' ')}`, tone: toneOf(event.status) };
+    case 'setup_step':
+      return { text: `setup ${event.step}: ${event.status.replaceAll('_', ' ')}`, tone: toneOf(event.status) };
     case 'drive_failed':
       return { text: `drive stopped · ${event.code}`, tone: 'bad' };
   }

@@ -107,7 +107,7 @@ const BOUNDARIES: readonly Boundary[] = [
   // Citadel's result commit is made, its checkpoint is not: the retry finds nothing to commit.
   { name: 'atomic-write:temp-created', hit: 16, late: 'branch-codex', temp: new RegExp(`^${F}/branches/branch-claude/attempt-1/result-commit\\.json\\.\\d+$`), expect: READY },
   // The first collection is journaled done and delivered, fork.json not yet rewritten.
-  { name: 'atomic-write:temp-created', hit: 21, late: 'branch-codex', temp: new RegExp(`^${F}/fork\\.json\\.\\d+$`), expect: READY },
+  { name: 'atomic-write:temp-created', hit: 22, late: 'branch-codex', temp: new RegExp(`^${F}/fork\\.json\\.\\d+$`), expect: READY },
   // Collected, the delivery intent written: the retry fetches and creates the branch (or finds it made).
   { name: 'result.deliver:after-intent', hit: 1, expect: READY },
   { name: 'result.deliver:after-intent', hit: 2, expect: READY },
@@ -136,6 +136,9 @@ beforeAll(() => {
 // 36 forks' files: on a loaded disk their removal alone can outlast the default hook timeout.
 afterAll(() => rmSync(scratch, { recursive: true, force: true }), 120_000);
 
+/** Crash boundaries of effects a plain start does not reach, and the test that crashes there. */
+const CRASH_TESTED_ELSEWHERE: Readonly<Record<string, string>> = { 'setup.run:after-steps': 'test/integration/setup/npm-setup.test.ts' };
+
 describe.concurrent('fork start crash recovery', () => {
   it('covers every crash boundary in main/ that fork start reaches, and names only real ones', async () => {
     const { literal, effectSuffixes } = crashPointsInSource();
@@ -143,11 +146,20 @@ describe.concurrent('fork start crash recovery', () => {
     const doc = parseDoc(await h.cli(startArgs(h)));
     expectNormal(h, doc);
     // The journaled effects of a complete start are the effects whose boundaries it reaches.
-    const reached = new Set(journalOf(h, doc.fork_id).map((r) => r.effect));
+    const reached = new Set<string>(journalOf(h, doc.fork_id).map((r) => r.effect));
     expect([...reached].sort()).toEqual(['fork.create', 'receipt.collect', 'repository.base', 'result.deliver', 'runtime.launch', 'worktree.create']);
 
     const covered = new Set(BOUNDARIES.map((b) => b.name));
-    const required = [...literal, ...[...reached].flatMap((effect) => effectSuffixes.map((suffix) => `${effect}:${suffix}`))];
+    // A boundary of an effect a plain start never reaches (setup runs only for a workflow with setup
+    // steps) is crash-tested by that feature's own test, which must name it.
+    const effectOf = (name: string): string => name.split(':')[0] ?? '';
+    const unreached = literal.filter((name) => Object.hasOwn(EFFECTS, effectOf(name)) && !reached.has(effectOf(name)));
+    for (const name of unreached) {
+      const test = CRASH_TESTED_ELSEWHERE[name];
+      expect(test, `${name} is crash-tested by no test`).toBeDefined();
+      expect(readFileSync(path.join(REPO_ROOT, test ?? ''), 'utf8'), `${test} does not crash at ${name}`).toContain(`CITADEL_CRASH_AT: '${name}'`);
+    }
+    const required = [...literal.filter((name) => !unreached.includes(name)), ...[...reached].flatMap((effect) => effectSuffixes.map((suffix) => `${effect}:${suffix}`))];
     expect(required.filter((name) => !covered.has(name)), 'crash boundaries without a crash test').toEqual([]);
     const existing = new Set([...literal, ...Object.keys(EFFECTS).flatMap((effect) => effectSuffixes.map((suffix) => `${effect}:${suffix}`))]);
     expect([...covered].filter((name) => !existing.has(name)), 'table entries naming no boundary').toEqual([]);

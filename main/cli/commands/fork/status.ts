@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { openOrchestratorContext } from '../../../host/open-context';
 import { forkStatusOf } from '../../../../shared/fork/fork-status';
-import { forkContainment, forkStatus, listForks } from '../../../orchestrator';
+import { forkContainment, forkStatus, listForks, setupFailures } from '../../../orchestrator';
 import { printJson, type Io } from '../../output';
 import { renderForkList, renderForkStatus } from '../render-fork';
 import type { JsonOption } from './fork-output';
@@ -23,7 +23,8 @@ export function statusCommand(fork: Command, io: Io): void {
       }
       const status = forkStatusOf(await forkStatus(ctx, forkId));
       const containment = await forkContainment(ctx, forkId);
-      if (options.json) printJson(io, { ...status, containment });
-      else io.stdout(renderForkStatus(status, containment));
+      const setup = await setupFailures(ctx, forkId);
+      if (options.json) printJson(io, { ...status, containment, ...(Object.keys(setup).length === 0 ? {} : { setup_failures: setup }) });
+      else io.stdout(renderForkStatus(status, containment, setup));
     });
 }

@@ -1,0 +1,181 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { digestOf } from '../../shared/digest';
+import type { ReceiptContainment } from '../../shared/fork/containment-facts';
+import type { Contract } from '../../shared/fork/contract';
+import type { BranchRecord } from '../../shared/fork/fork-record';
+import type { SetupEvidence } from '../../shared/fork/receipts';
+import type { SetupFailure, SetupStep } from '../../shared/fork/workflow';
+import { containmentDigest, parseContainmentPolicy, type ContainmentTemplate } from '../../shared/sandbox/containment-policy';
+import type { BranchRepository } from '../git/branch-repository';
+import type { OrchestratorContext } from '../host/context';
+import { childEnvironment, COMMON_ENV_ALLOWLIST } from '../runtimes/env-allowlist';
+import { containedCommand } from '../sandbox/contained-command';
+import type { EgressDenial } from '../sandbox/egress/egress-denial';
+import { startHostBridge } from '../sandbox/egress/host-bridge';
+import { makeBridgeSocketPath } from '../sandbox/egress/socket-dir';
+import { writeLaunchFiles } from '../sandbox/generated-etc';
+import type { SandboxLauncher } from '../sandbox/sandbox-backend';
+import { snapshotKeptPaths } from '../setup/kept-paths';
+import { readNpmConfig, usesNpmConfig, type NpmConfig } from '../setup/package-toolchain';
+import { runSetupSteps, type PreparedSetupStep } from '../setup/run-setup-steps';
+import { readSetupFacts, type SetupFacts } from '../setup/setup-facts';
+import { writePrivateJson } from '../store/atomic-file';
+import { crashPoint } from '../store/crash-points';
+import { attemptFiles, attemptKey } from '../store/fork-layout';
+import type { Journal } from '../store/journal';
+import { containmentOf, sandboxLauncher, verifierLaunchPolicy } from './branch-containment';
+
+/** The template root of a toolchain's package cache (npm's configured cache), seen read-write by setup only. */
+const PACKAGE_CACHE_ROOT = 'package-cache';
+
+/** What npm inside setup is told, so it uses the operator's registry and cache although it cannot read the operator's home. */
+const NPM_ENV_NAMES = ['npm_config_cache', 'npm_config_registry', 'npm_config_update_notifier'] as const;
+
+export interface SetupBranchInput {
+  readonly forkId: string;
+  readonly branch: BranchRecord;
+  readonly contract: Contract;
+  readonly repository: BranchRepository;
+  /** Added to every step's environment by the caller (e.g. the branch's CITADEL_PORT). */
+  readonly extraEnv?: Readonly<Record<string, string>>;
+}
+
+export type SetupOutcome = { readonly ok: true } | { readonly ok: false; readonly failure: SetupFailure };
+
+/**
+ * Runs the contract's setup steps in one branch attempt's worktree (issue 13), after the worktree
+ * exists and before its runtime is launched: a journaled, repeatable effect (a crash mid-setup
+ * reruns every step on resume; an install step is expected to be idempotent, as `npm ci` is). Once
+ * setup passed, the ignored paths it left are fingerprinted (kept-paths.ts) so the verifier's tree
+ * keeps exactly them. Contained when the contract is (the verifier's view, plus the package cache
+ * read-write and, for a `registries` step, the registry hosts through the filtering proxy);
+ * runtime-only, uncontained, as the verifier is then.
+ */
+export async function setupBranch(ctx: OrchestratorContext, journal: Journal, input: SetupBranchInput): Promise<SetupOutcome> {
+  const steps = input.contract.workflow.setup;
+  if (steps === undefined) return { ok: true };
+  const key = attemptKey(input.branch.branch_id, input.branch.attempt);
+  const files = attemptFiles(ctx.root, input.forkId, input.branch.branch_id, input.branch.attempt);
+  if (journal.status('setup.run', key) === 'done') return { ok: true };
+  await ctx.root.ensureDir(files.dir);
+  await journal.intent('setup.run', key);
+  const worktree = path.resolve(input.repository.workTree);
+  const containment = containmentOf(input.contract);
+  const launcher = containment.mode === 'contained' ? await sandboxLauncher(ctx) : null;
+  const npm = steps.some((step) => usesNpmConfig(step.command)) ? await readNpmConfig(ctx.env, worktree) : null;
+  const childEnv = childEnvironment(ctx.env, { envAllowlist: COMMON_ENV_ALLOWLIST }).env;
+  const addedEnv = { ...(npm === null ? {} : npmEnv(npm)), ...input.extraEnv };
+  const extraNames = Object.keys(input.extraEnv ?? {});
+  const outcome = await runSetupSteps({
+    steps,
+    cwd: worktree,
+    outputFile: files.setupOutput,
+    onStep: (step, status) => ctx.events({ type: 'setup_step', fork_id: input.forkId, branch_id: input.branch.branch_id, step, status }),
+    prepare: (step) =>
+      launcher === null || containment.mode !== 'contained'
+        ? Promise.resolve({ contained: null, env: { ...childEnv, ...addedEnv }, close: () => Promise.resolve([]) })
+        : containedStep(ctx, launcher, containment.verifier, { forkId: input.forkId, branchId: input.branch.branch_id, attemptDir: files.dir, worktree, step, childEnv, addedEnv, npm }),
+  });
+  crashPoint('setup.run:after-steps');
+  const receiptContainment: ReceiptContainment =
+    launcher === null || containment.mode !== 'contained'
+      ? { mode: 'runtime-only' }
+      : { mode: 'contained', backend: launcher.backend, backend_version: launcher.version, policy_digest: digestOf(steps.map((step) => containmentDigest(setupTemplate(containment.verifier, step, extraNames)))) };
+  if (outcome.failure !== null) {
+    const facts: SetupFacts = { steps: outcome.steps, failure: outcome.failure, kept_paths_digest: null, containment: receiptContainment };
+    await writePrivateJson(files.setupFacts, facts);
+    await journal.result('setup.run', key, 'failed', { step_id: outcome.failure.step_id });
+    return { ok: false, failure: outcome.failure };
+  }
+  const kept = await snapshotKeptPaths(input.repository, (input.contract.worktree_include ?? []).map((entry) => entry.path));
+  await writePrivateJson(files.setupKept, kept);
+  const facts: SetupFacts = { steps: outcome.steps, failure: null, kept_paths_digest: digestOf(kept), containment: receiptContainment };
+  await writePrivateJson(files.setupFacts, facts);
+  await journal.result('setup.run', key, 'done');
+  return { ok: true };
+}
+
+function npmEnv(npm: NpmConfig): Record<(typeof NPM_ENV_NAMES)[number], string> {
+  return { npm_config_cache: npm.cache, npm_config_registry: npm.registry, npm_config_update_notifier: 'false' };
+}
+
+/**
+ * The template a contained setup step runs under: the contract's verifier template (worktree
+ * read-write, git metadata and toolchain read-only, the allowlisted environment, HOME in a private
+ * /tmp) plus npm's cache read-write for an npm step and, for a `registries` step, egress to exactly
+ * the registry hosts its contract step binds. Its digest goes into the receipt.
+ */
+export function setupTemplate(verifier: ContainmentTemplate, step: SetupStep, extraEnvNames: readonly string[]): ContainmentTemplate {
+  const npm = usesNpmConfig(step.command);
+  return {
+    ...verifier,
+    read_write: npm ? [...verifier.read_write, PACKAGE_CACHE_ROOT] : [...verifier.read_write],
+    env_names: [...new Set([...verifier.env_names, ...(npm ? NPM_ENV_NAMES : []), ...extraEnvNames])].sort(),
+    egress: step.network === 'registries' ? { kind: 'cloud', hosts: [...step.registry_hosts] } : { kind: 'none' },
+  };
+}
+
+interface ContainedStepInput {
+  readonly forkId: string;
+  readonly branchId: string;
+  readonly attemptDir: string;
+  readonly worktree: string;
+  readonly step: SetupStep;
+  /** The allowlisted environment the verifier's policy picks from. */
+  readonly childEnv: Readonly<Record<string, string>>;
+  /** Set whatever the template's names: npm's settings and the caller's extra variables. */
+  readonly addedEnv: Readonly<Record<string, string>>;
+  readonly npm: NpmConfig | null;
+}
+
+/** One step's sandboxed launch, through the clean launcher, with its egress bridge served here for the step's duration. */
+async function containedStep(ctx: OrchestratorContext, launcher: SandboxLauncher, verifier: ContainmentTemplate, input: ContainedStepInput): Promise<PreparedSetupStep> {
+  const template = setupTemplate(verifier, input.step, Object.keys(input.addedEnv));
+  const base = await verifierLaunchPolicy(ctx, verifier, { forkId: input.forkId, branchId: input.branchId, worktree: input.worktree, command: input.step.command, childEnv: input.childEnv });
+  const caches = template.read_write.includes(PACKAGE_CACHE_ROOT) && input.npm !== null ? [input.npm.cache] : [];
+  for (const cache of caches) await mkdir(cache, { recursive: true });
+  const socket = template.egress.kind === 'cloud' ? await makeBridgeSocketPath() : null;
+  const policy = parseContainmentPolicy({
+    ...base,
+    read_write: [...base.read_write, ...caches],
+    env: { ...base.env, ...input.addedEnv },
+    egress: template.egress.kind === 'cloud' && socket !== null ? { ...template.egress, socket } : { kind: 'none' },
+  });
+  const launchDir = path.join(input.attemptDir, `setup-launch-${input.step.id}`);
+  const contained = containedCommand(launcher, policy, { command: input.step.command, args: input.step.args }, { launchDir, innerBridgeScript: ctx.innerBridgeScript, nodeExecPath: ctx.nodeExecPath });
+  await writeLaunchFiles(contained.files);
+  const denials: EgressDenial[] = [];
+  const bridge = contained.bridge === null ? null : await startHostBridge({ socketPath: contained.bridge.socket_path, target: contained.bridge.target, onDenial: (denial) => denials.push(denial) });
+  const allowed = template.egress.kind === 'cloud' ? template.egress.hosts.join(', ') : 'no host';
+  return {
+    // Through the clean launcher: this process's inherited descriptors must not reach setup.
+    contained: { command: ctx.nodeExecPath, args: [ctx.cleanLaunchScript, String(contained.fdFiles.length), '--', contained.command, ...contained.args], env: contained.env, fdFiles: contained.fdFiles },
+    env: contained.env,
+    close: async () => {
+      await bridge?.close();
+      return denials.map((d) => `egress refused: ${d.host ?? '?'}:${d.port ?? '?'} (${d.reason}); this step may reach ${allowed}`);
+    },
+  };
+}
+
+/** What the receipt says of an attempt's setup: null when its contract has none. */
+export async function setupEvidence(ctx: OrchestratorContext, forkId: string, branch: BranchRecord): Promise<SetupEvidence | null> {
+  const facts = await readSetupFacts(attemptFiles(ctx.root, forkId, branch.branch_id, branch.attempt).setupFacts);
+  if (facts === null || facts.failure !== null || facts.kept_paths_digest === null) return null;
+  return { steps: facts.steps, kept_paths_digest: facts.kept_paths_digest, containment: facts.containment };
+}
+
+/**
+ * Why each branch blocked by SETUP_FAILED failed, by branch id: its step, exit and output tail
+ * (private, for the operator's display; never in a receipt or replay).
+ */
+export async function setupFailures(ctx: OrchestratorContext, forkId: string): Promise<Record<string, SetupFailure>> {
+  const record = await ctx.store.readRecord(forkId);
+  const failures: Record<string, SetupFailure> = {};
+  for (const branch of record.branches.filter((b) => b.state === 'blocked' && b.blocked_code === 'SETUP_FAILED')) {
+    const facts = await readSetupFacts(attemptFiles(ctx.root, forkId, branch.branch_id, branch.attempt).setupFacts);
+    if (facts?.failure) failures[branch.branch_id] = facts.failure;
+  }
+  return failures;
+}

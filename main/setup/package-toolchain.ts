@@ -1,0 +1,78 @@
+import { spawn } from 'node:child_process';
+import { CitadelError } from '../../shared/errors';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** The commands whose registry and cache are npm's own configuration (npx installs through npm). */
+const NPM_COMMANDS: ReadonlySet<string> = new Set(['npm', 'npx']);
+
+/** What npm's configuration (its environment, the project's and the user's .npmrc) says, read by npm itself. */
+export interface NpmConfig {
+  readonly registry: string;
+  /** Absolute: npm's content-addressed cache, shared by every branch and the operator. */
+  readonly cache: string;
+}
+
+const CONFIG_TIMEOUT_MS = 30_000;
+
+/** Whether `command` installs through npm, so npm's cache is one of its package caches. */
+export function usesNpmConfig(command: string): boolean {
+  return NPM_COMMANDS.has(command);
+}
+
+/**
+ * The hosts a `"network": "registries"` step may reach: npm's configured registry, which must be
+ * https on port 443 (the filtering proxy tunnels nothing else). Any other toolchain is refused
+ * rather than guessed: SETUP_REGISTRY_UNSUPPORTED.
+ */
+export async function registryHostsFor(command: string, env: Env, cwd: string): Promise<string[]> {
+  if (!usesNpmConfig(command)) {
+    throw new CitadelError('SETUP_REGISTRY_UNSUPPORTED', `setup command ${command} has no known package registry configuration; "network": "registries" knows npm's (npm, npx)`, {
+      details: { command },
+    });
+  }
+  const { registry } = await readNpmConfig(env, cwd);
+  return [registryHost(registry)];
+}
+
+/** The host name of an https registry URL on the default port, or SETUP_REGISTRY_UNSUPPORTED. */
+export function registryHost(registry: string): string {
+  let url: URL;
+  try {
+    url = new URL(registry);
+  } catch {
+    throw new CitadelError('SETUP_REGISTRY_UNSUPPORTED', `npm's configured registry is not a URL: ${registry}`, { details: { registry } });
+  }
+  // A literal IP or a name without a dot is not an allowlist entry the proxy accepts.
+  if (url.protocol !== 'https:' || url.port !== '' || !/^[a-z0-9.-]+\.[a-z]{2,}$/.test(url.hostname)) {
+    throw new CitadelError('SETUP_REGISTRY_UNSUPPORTED', `npm's configured registry ${url.origin} is not an https host name on port 443, which setup's proxy requires`, {
+      details: { registry: url.origin },
+    });
+  }
+  return url.hostname;
+}
+
+/** `npm config get registry cache`, as npm resolves them for a project in `cwd`. */
+export async function readNpmConfig(env: Env, cwd: string): Promise<NpmConfig> {
+  const output = await new Promise<string>((resolve, reject) => {
+    const child = spawn('npm', ['config', 'get', 'registry', 'cache'], { cwd, env: { ...env }, shell: false, stdio: ['ignore', 'pipe', 'pipe'], timeout: CONFIG_TIMEOUT_MS });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.on('error', (cause) => reject(new CitadelError('SETUP_REGISTRY_UNSUPPORTED', `cannot run npm to read its configuration: ${cause.message}`, { cause })));
+    child.on('close', (code) => {
+      if (code === 0) resolve(Buffer.concat(chunks).toString('utf8'));
+      else reject(new CitadelError('SETUP_REGISTRY_UNSUPPORTED', `npm config get exited ${code ?? 'by a signal'}`, { details: { exit_code: code } }));
+    });
+  });
+  const values = new Map<string, string>();
+  for (const line of output.split('\n')) {
+    const at = line.indexOf('=');
+    if (at > 0) values.set(line.slice(0, at).trim(), line.slice(at + 1).trim());
+  }
+  const registry = values.get('registry');
+  const cache = values.get('cache');
+  if (registry === undefined || cache === undefined || !cache.startsWith('/')) {
+    throw new CitadelError('SETUP_REGISTRY_UNSUPPORTED', 'npm config get did not print an absolute cache and a registry', { details: { output: output.slice(0, 500) } });
+  }
+  return { registry, cache };
+}

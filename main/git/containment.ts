@@ -4,7 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { CitadelError } from '../../shared/errors';
 import type { BranchRepository } from './branch-repository';
-import { runGit, stdoutLine } from './run';
+import { runGit, stdoutFields, stdoutLine } from './run';
 
 const ObjectIdSchema = z.string().regex(/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/, 'a git object id');
 const FileDigestSchema = z.string().regex(/^(?:file|link|dir):[0-9a-f]{64}$|^dir$/, 'a git metadata file digest');
@@ -30,6 +30,12 @@ export const ContainmentSnapshotSchema = z.strictObject({
    * Only what Citadel's own commands rewrite (index, reflogs, refs, objects) is left out.
    */
   files: z.record(z.string(), FileDigestSchema),
+  /**
+   * Paths the index marks skip-worktree or assume-unchanged: either hides a file's changes from
+   * `git add` and `git status`, so the result commit would not hold what the verifier ran. Absent
+   * in snapshots taken before this was recorded (read as none).
+   */
+  index_flags: z.array(z.string()).optional(),
 });
 export type ContainmentSnapshot = z.infer<typeof ContainmentSnapshotSchema>;
 
@@ -45,10 +51,11 @@ export async function containmentSnapshot(branchId: string, repo: BranchReposito
     (info) => info.isDirectory(),
     () => false,
   );
-  const [head, symbolic, refs] = await Promise.all([
+  const [head, symbolic, refs, indexFlags] = await Promise.all([
     runGit(repo, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { okExitCodes: [0, 1] }),
     runGit(repo, ['symbolic-ref', '--quiet', 'HEAD'], { okExitCodes: [0, 1] }),
     allRefs(repo),
+    flaggedIndexPaths(repo),
   ]);
   return {
     branch_id: branchId,
@@ -58,7 +65,18 @@ export async function containmentSnapshot(branchId: string, repo: BranchReposito
     head: { commit: head.exitCode === 0 ? stdoutLine(head) : null, symbolic_ref: symbolic.exitCode === 0 ? stdoutLine(symbolic) : null },
     refs,
     files,
+    index_flags: indexFlags,
   };
+}
+
+/** `git ls-files -v` tags an assume-unchanged entry in lower case and a skip-worktree one `S` (or `s`, both). */
+async function flaggedIndexPaths(repo: BranchRepository): Promise<string[]> {
+  const flagged: string[] = [];
+  for (const entry of stdoutFields(await runGit(repo, ['ls-files', '-v', '-z']))) {
+    const tag = entry.slice(0, 1);
+    if (tag === 'S' || tag !== tag.toUpperCase()) flagged.push(entry.slice(2));
+  }
+  return flagged.sort();
 }
 
 async function allRefs(repo: BranchRepository): Promise<Record<string, string>> {
@@ -108,7 +126,9 @@ export type ContainmentViolationKind =
   | 'ref_moved'
   | 'git_metadata_added'
   | 'git_metadata_removed'
-  | 'git_metadata_changed';
+  | 'git_metadata_changed'
+  /** A tracked path the run marked skip-worktree or assume-unchanged in the index. */
+  | 'index_flag_set';
 
 /** One change found between two snapshots. `subject` is the work tree, a ref name or a git-dir-relative path. */
 export type ContainmentViolation = {
@@ -143,6 +163,8 @@ export function checkContainment(before: ContainmentSnapshot, after: Containment
     else if (now === null) violation(`${family}_deleted`, ref, was, null);
     else if (was !== now) violation(`${family}_moved`, ref, was, now);
   }
+  const flaggedBefore = new Set(before.index_flags ?? []);
+  for (const file of after.index_flags ?? []) if (!flaggedBefore.has(file)) violation('index_flag_set', file, null, 'flagged');
   for (const file of union(before.files, after.files)) {
     const was = before.files[file] ?? null;
     const now = after.files[file] ?? null;

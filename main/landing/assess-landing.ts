@@ -13,7 +13,7 @@ export async function assessLanding(input: LandingInput, landing: LandingJournal
     boundTargetDigest(input.ctx.store, record).then((bound) => targetFacts(input.repo, gitBranchName(record.fork_id, input.selection.branch_id), record.base_revision, bound)),
     receiptVerdict(input),
   ]);
-  return evaluateChecks({ record, selection: input.selection, landing, repo: input.repo, target, receipt }, confirm);
+  return evaluateChecks({ record, selection: input.selection, selectionUnsigned: input.selectionUnsigned === true, landing, repo: input.repo, target, receipt }, confirm);
 }
 
 // A verifier that throws has not verified anything: the check fails with its message.

@@ -21,6 +21,8 @@ export interface LandingFacts {
   /** The latest record, read under the fork lock. */
   readonly record: ForkRecord;
   readonly selection: SelectionRecord;
+  /** See LandingInput.selectionUnsigned. */
+  readonly selectionUnsigned: boolean;
   readonly landing: LandingJournalState;
   readonly repo: string;
   readonly target: TargetFacts;
@@ -44,7 +46,9 @@ export function evaluateChecks(facts: LandingFacts, confirm: Confirmation | null
   const usable = target.usable ? target : null;
   const plan: LandingPlan = {
     fork_id: record.fork_id,
-    fork_revision: record.revision,
+    // The revision the journaled selection is current at, not fork.json's unsigned counter:
+    // selection_current refuses any record at another revision, so they agree whenever a token is issued.
+    fork_revision: selectedRevision(selection),
     branch_id: selection.branch_id,
     git_branch: gitBranchName(record.fork_id, selection.branch_id),
     selection_digest: selectionDigest(selection),
@@ -56,7 +60,7 @@ export function evaluateChecks(facts: LandingFacts, confirm: Confirmation | null
   };
   const candidate = tokenFor(plan);
   const checks: LandingCheck[] = [
-    check('selection_current', selectionProblem(facts)),
+    selectionCurrent(facts),
     check('selected_branch_exists', branchProblem(facts, plan.git_branch)),
     check('base_revision_exists', usable ? (usable.baseRevisionPresent ? null : `the base revision ${record.base_revision} no longer exists in the target`) : UNCHECKABLE),
     check('target_contained', target.usable ? null : target.reason),
@@ -83,6 +87,13 @@ function tokenFor(plan: LandingPlan): string | null {
 }
 
 /** The rule: the selection is for this fork and nothing happened since it was recorded (see SelectionRecordSchema). */
+/** A passing selection_current says when the selection is unsigned (made before selections were signed). */
+function selectionCurrent(facts: LandingFacts): LandingCheck {
+  const problem = selectionProblem(facts);
+  if (problem !== null || !facts.selectionUnsigned) return check('selection_current', problem);
+  return { name: 'selection_current', ok: true, reason: 'an unsigned selection, made before selections were signed: it stands on the journal alone' };
+}
+
 function selectionProblem({ record, selection, landing }: LandingFacts): string | null {
   if (selection.fork_id !== record.fork_id) return `the selection belongs to ${selection.fork_id}, not ${record.fork_id}`;
   if (landing.kind === 'landed') return `the fork has already landed (merge commit ${landing.outcome.merge_commit})`;

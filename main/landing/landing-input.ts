@@ -15,5 +15,7 @@ export interface LandingInput {
   /** The target repository recorded in the fork's private request (the realpath of its work-tree top level). */
   readonly repo: string;
   readonly selection: SelectionRecord;
+  /** The selection predates signed selections: it stands on the journal alone, and the selection_current check says so. */
+  readonly selectionUnsigned?: boolean;
   readonly isReceiptVerified: (branchId: string) => Promise<ReceiptVerdict>;
 }

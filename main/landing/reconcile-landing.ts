@@ -3,7 +3,7 @@ import type { Journal } from '../store/journal';
 import { CitadelError } from '../../shared/errors';
 import { commitTime, findMergeCommit, mergeCommitHolds } from './find-merge-commit';
 import { landingJournalState } from './landing-journal';
-import { recordBlocked, recordLanded } from './record-landing';
+import { recordBlocked, recordLanded, recordsJournal, storedLanding } from './record-landing';
 import { assertBoundTarget } from './target-identity';
 import { withLockedFork } from './with-locked-fork';
 
@@ -29,8 +29,10 @@ export async function settleLanding(ctx: OrchestratorContext, journal: Journal, 
   const fork = await ctx.store.readRecord(state.intent.fork_id);
   await assertBoundTarget(ctx.store, fork, repo);
   if (state.kind === 'landed') {
+    // Recorded already: landing.json (written last) is exactly this landing, and the fork says landed.
+    if (fork.state === 'landed' && recordsJournal(await storedLanding(ctx.store, fork.fork_id), state)) return { outcome: 'landed', merge_commit: state.outcome.merge_commit };
     // Only the journal says so: a landing counts when its merge commit is really in the target.
-    if (fork.state !== 'landed' && !(await mergeCommitHolds(repo, state.intent, state.outcome.merge_commit))) {
+    if (!(await mergeCommitHolds(repo, state.intent, state.outcome.merge_commit))) {
       const message = `the journal records landing ${state.key} with merge commit ${state.outcome.merge_commit}, which is not a merge of ${state.intent.expected_parents.join(' and ')} on ${state.intent.target_branch} in the target`;
       throw new CitadelError('FORK_RECORD_INVALID', message, { details: { fork_id: state.intent.fork_id, key: state.key, merge_commit: state.outcome.merge_commit } });
     }

@@ -14,13 +14,14 @@ import { currentSelection } from './select-branch';
  */
 export async function landingInputFor(ctx: OrchestratorContext, forkId: string): Promise<LandingInput> {
   const { repo } = await ctx.store.readJson(forkId, 'request', ForkRequestSchema);
-  const selection = await currentSelection(ctx, forkId);
-  if (selection === null) throw new CitadelError('FORK_STATE_CONFLICT', `${forkId} has no selection; run citadel fork select first`);
+  const current = await currentSelection(ctx, forkId);
+  if (current === null) throw new CitadelError('FORK_STATE_CONFLICT', `${forkId} has no selection; run citadel fork select first`);
   return {
     ctx,
     forkId,
     repo,
-    selection,
+    selection: current.record,
+    selectionUnsigned: current.unsigned,
     isReceiptVerified: async (branchId) => {
       const verified = await verifyFork(ctx, forkId);
       const compared = compareBranches(verified.branches).branches.find((b) => b.branch_id === branchId);

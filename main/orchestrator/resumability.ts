@@ -1,7 +1,9 @@
 import { isCitadelError } from '../../shared/errors';
 import type { ForkRecord } from '../../shared/fork/fork-record';
 import type { Resumability } from '../../shared/fork/resumability';
-import { landingJournalState } from '../landing/landing-journal';
+import { landingJournalState, type LandingJournalState } from '../landing/landing-journal';
+import { recordsJournal, storedLanding } from '../landing/record-landing';
+import type { LandingRecord } from '../../shared/fork/landing';
 import { withForkLock } from '../store/fork-lock';
 import type { OrchestratorContext } from '../host/context';
 
@@ -17,7 +19,7 @@ export async function resumability(ctx: OrchestratorContext, forkId: string): Pr
       ctx.store.forkDir(forkId),
       async () => {
         const record = await ctx.store.readRecord(forkId);
-        return decide(record, landingJournalState(await ctx.store.openJournal(forkId)));
+        return decide(record, landingJournalState(await ctx.store.openJournal(forkId)), await storedLanding(ctx.store, forkId));
       },
       { waitMs: 0 },
     );
@@ -27,9 +29,10 @@ export async function resumability(ctx: OrchestratorContext, forkId: string): Pr
   }
 }
 
-function decide(record: ForkRecord, landing: ReturnType<typeof landingJournalState>): Resumability {
+function decide(record: ForkRecord, landing: LandingJournalState, stored: LandingRecord | null): Resumability {
   if (record.branches.some((b) => b.state === 'pending' || b.state === 'running')) return { resumable: true, reason: 'branches_unfinished' };
-  // Resume records a journaled merge, or settles an in-doubt one (found: landed; not: blocked).
-  const unsettled = (landing.kind === 'landed' && record.state !== 'landed') || (landing.kind === 'in-doubt' && record.state !== 'blocked');
+  // Resume records a journaled merge, or settles an in-doubt one (found: landed; not: blocked). It is
+  // settled when landing.json, written last, records it: fork.json's state is not signed and never decides.
+  const unsettled = landing.kind !== 'none' && !recordsJournal(stored, landing);
   return unsettled ? { resumable: true, reason: 'landing_unsettled' } : { resumable: false, reason: 'nothing_to_resume' };
 }

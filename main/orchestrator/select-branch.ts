@@ -2,7 +2,7 @@ import { digestOf, sha256Digest } from '../../shared/digest';
 import { CitadelError } from '../../shared/errors';
 import { compareBranches } from '../../shared/fork/compare';
 import type { ForkRecord } from '../../shared/fork/fork-record';
-import { SelectionRecordSchema, selectedRevision, type SelectionRecord } from '../../shared/fork/landing';
+import { SelectionRecordSchema, selectedRevision, selectionDigest, type SelectionRecord } from '../../shared/fork/landing';
 import { verifyFork } from '../evidence/verify-fork';
 import { writePrivateFile, writePrivateJson } from '../store/atomic-file';
 import { withForkLock } from '../store/fork-lock';
@@ -10,9 +10,11 @@ import { forkFile, selectionFiles } from '../store/fork-layout';
 import type { OrchestratorContext } from '../host/context';
 import { DECISION_RECORD, readStoredJson } from '../store/read-stored-json';
 import { commitTransition } from '../store/record-transitions';
-import { readSelection } from '../landing/decision-standing';
+import { boundSelection, readSelection, type BoundSelection } from '../landing/decision-standing';
 import { landingJournalState } from '../landing/landing-journal';
+import { SIGNED_SELECTION, signSelection } from '../landing/selection-signature';
 import { Journal } from '../store/journal';
+import type { SignedEnvelope } from '../../shared/evidence/signed-envelope';
 
 export interface SelectRequest {
   readonly branchId: string;
@@ -51,10 +53,10 @@ export async function selectBranch(ctx: OrchestratorContext, forkId: string, req
       }
       // Recorded, but a crash came before it became current: finish it.
       if (record.revision === existing.fork_revision) {
-        await complete(ctx, record, existing, forkDir);
+        await complete(ctx, record, existing, forkDir, await signSelection(ctx, forkId, existing));
         return existing;
       }
-      const current = await currentSelection(ctx, forkId);
+      const current = await readSelection(ctx.store, forkId);
       if (current?.idempotency_key === key && record.state === 'selected' && record.revision === selectedRevision(existing)) return existing;
       if (request.idempotencyKey !== undefined) {
         throw new CitadelError('SELECTION_KEY_CONFLICT', `idempotency key ${key} belongs to an earlier selection that is no longer current`, {
@@ -74,8 +76,6 @@ export async function selectBranch(ctx: OrchestratorContext, forkId: string, req
         details: { reasons: branch.reasons },
       });
     }
-    const journal = await ctx.store.openJournal(forkId);
-    await journal.intent('selection.record', key);
     const selection: SelectionRecord = {
       fork_id: forkId,
       fork_revision: record.revision,
@@ -85,12 +85,18 @@ export async function selectBranch(ctx: OrchestratorContext, forkId: string, req
       idempotency_key: key,
       selected_at: ctx.now().toISOString(),
     };
+    // The record's digest, journaled: selection.json stands only as the selection recorded here, and signed.
+    const bound = { selection_digest: selectionDigest(selection), ...SIGNED_SELECTION };
+    // Signed before anything is written: a key this machine does not hold refuses the selection cleanly.
+    const sealed = await signSelection(ctx, forkId, selection);
+    const journal = await ctx.store.openJournal(forkId);
+    await journal.intent('selection.record', key, bound);
     const files = selectionFiles(forkDir, key);
     await ctx.root.ensureDir(files.dir);
     await writePrivateFile(files.reason, reason);
     await writePrivateJson(files.record, selection);
-    await complete(ctx, record, selection, forkDir);
-    await journal.result('selection.record', key, 'done', { fork_revision: selectedRevision(selection) });
+    await complete(ctx, record, selection, forkDir, sealed);
+    await journal.result('selection.record', key, 'done', { fork_revision: selectedRevision(selection), ...bound });
     return selection;
   });
 }
@@ -108,14 +114,22 @@ async function refuseAfterLanding(ctx: OrchestratorContext, forkId: string): Pro
   }
 }
 
-/** Makes the selection current: the pointer file, then the one transition to `selected`. */
-async function complete(ctx: OrchestratorContext, record: ForkRecord, selection: SelectionRecord, forkDir: string): Promise<ForkRecord> {
+/**
+ * Makes the selection current: its signature, the pointer file, then the one transition to
+ * `selected`. Signing is deterministic (ed25519), so finishing after a crash writes the same bytes.
+ */
+async function complete(ctx: OrchestratorContext, record: ForkRecord, selection: SelectionRecord, forkDir: string, sealed: SignedEnvelope<SelectionRecord>): Promise<ForkRecord> {
+  await writePrivateJson(forkFile(forkDir, 'selectionSignature'), sealed);
   await writePrivateJson(forkFile(forkDir, 'selection'), selection);
   return commitTransition(ctx, record, {}, 'selected');
 }
 
-/** The current selection of a fork, if any, as stored (landing re-checks it; replay and proof show only a standing one). */
-export async function currentSelection(ctx: OrchestratorContext, forkId: string): Promise<SelectionRecord | null> {
-  return readSelection(ctx.store, forkId);
+/**
+ * The current selection of a fork, if any, when it is the one the journal recorded (else
+ * SELECTION_RECORD_MISMATCH) and signed by the fork's trusted signer (else
+ * SELECTION_SIGNATURE_INVALID). Landing re-checks it; replay and proof show only a standing one.
+ */
+export async function currentSelection(ctx: OrchestratorContext, forkId: string): Promise<BoundSelection | null> {
+  return boundSelection(ctx, forkId);
 }
 

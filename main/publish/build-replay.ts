@@ -15,7 +15,7 @@ export async function buildReplay(ctx: OrchestratorContext, forkId: string, veri
   const { record, contract } = fork;
   const comparison = compareBranches(fork.branches);
   // Decision records are unsigned files: shown only when they stand against the verified facts.
-  const selection = await standingSelection(ctx.store, forkId, comparison.branches);
+  const selection = await standingSelection(ctx, forkId, comparison.branches);
   const landing = await standingLanding(ctx.store, fork, forkId);
   const part = (value: unknown): string => digestOf(value ?? null);
   return {
@@ -78,6 +78,8 @@ export async function buildReplay(ctx: OrchestratorContext, forkId: string, veri
       branch_id: selection.holds?.branch_id ?? null,
       selected_at: selection.holds?.selected_at ?? null,
       ...(selection.problem === null ? {} : { problem: selection.problem }),
+      // A selection made before selections were signed: it stands on the journal alone, and says so.
+      ...(selection.unsigned ? { signature: 'unsigned' as const } : {}),
     },
     landing: { landed: landing.holds !== null, landed_at: landing.holds?.landed_at ?? null, ...(landing.problem === null ? {} : { problem: landing.problem }) },
   };

@@ -71,8 +71,17 @@ export const ReplaySchema = z.strictObject({
     outcome: z.enum(['recommend', 'tie', 'insufficient-evidence']),
     recommended_branch_id: z.string().nullable(),
   }),
-  /** `problem`: a selection record is stored but does not stand (another fork's, or a branch not comparable now), so none is shown. */
-  selection: z.strictObject({ selected: z.boolean(), branch_id: z.string().nullable(), selected_at: z.string().nullable(), problem: z.literal('selection_unverified').optional() }),
+  /**
+   * `problem`: a selection record is stored but does not stand (another fork's, its signature does not verify, or a branch not
+   * comparable now), so none is shown. `signature: 'unsigned'`: a standing selection made before selections were signed, bound by the journal alone.
+   */
+  selection: z.strictObject({
+    selected: z.boolean(),
+    branch_id: z.string().nullable(),
+    selected_at: z.string().nullable(),
+    problem: z.literal('selection_unverified').optional(),
+    signature: z.literal('unsigned').optional(),
+  }),
   /** `problem`: a landing is recorded (landing.json, or a journaled `done`) but does not hold, so the fork is not shown landed. */
   landing: z.strictObject({ landed: z.boolean(), landed_at: z.string().nullable(), problem: z.literal('landing_unverified').optional() }),
 });

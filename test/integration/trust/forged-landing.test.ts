@@ -72,7 +72,7 @@ describe('a journal that records a landing', () => {
     expect(doc.state).toBe('ready');
     expect((await h.cli(['fork', 'select', doc.fork_id, 'branch-claude', '--reason', 'passed', '--json'], env)).code).toBe(0);
     const ctx = await openOrchestratorContext({ env: h.env(env) });
-    const selection = await currentSelection(ctx, doc.fork_id);
+    const selection = (await currentSelection(ctx, doc.fork_id))?.record ?? null;
     if (selection === null) throw new Error('no selection');
     const head = h.gitIn(h.repo, 'rev-parse', 'HEAD');
     const branchHead = h.gitIn(h.repo, 'rev-parse', `citadel/${doc.fork_id}/branch-claude`);

@@ -27,17 +27,17 @@
  * - refused: a surface states a typed refusal the pristine fork does not (a CitadelError code, a
  *   verification reason on a branch, a failed landing check, a branch blocked with a code, the
  *   contract shown as unverified, replay/proof `selection.problem` or `landing.problem`). The first such answer decides it: later surfaces are not asked;
+ *   it must include a refusal of the mutated file's own family (refusal-families.ts), else the test fails;
  * - inert: every surface's canonical JSON is exactly the pristine one;
  * - labelled: every change is to a field the surface itself marks unverified, and nothing else
  *   moved: in replay and the proof's embedded replay under `fork.record_facts: "unverified"`, the
  *   fork's `demo`, `state`, `created_at`, `history` and each branch's `state` and `history` (with
- *   the proof's `replay_digest`); in the Fork view (Mission Control `forkStatus`), whose "recorded,
- *   not signed" badge names the fork's `state`, `demo`, `created_at` and `history` (and the
- *   proof summary's `report_digest`, a digest of that labelled report). Listed apart,
- *   each with the fields it changed. `revision` carries no label anywhere and is never labelled;
+ *   the proof's `replay_digest`); in compare, whose `state` sits beside `record_facts: "unverified"`;
+ *   in the Fork view (Mission Control `forkStatus`), whose "recorded, not signed" badge names the
+ *   fork's `state`, `revision`, `demo`, `created_at` and `history` (and the proof summary's
+ *   `report_digest`, a digest of that labelled report). Listed apart, each with the fields it changed;
  * - silent: something a surface reports changed with no typed refusal, or a surface crashed (an
- *   untyped error, or Mission Control's INTERNAL_ERROR). The test fails naming it, unless it is one
- *   of the KNOWN_GAPS (known-gaps.ts: open items of issue 12); a known gap no longer seen fails too.
+ *   untyped error, or Mission Control's INTERNAL_ERROR). The test fails naming it.
  * Whatever the outcome: a branch with a reason shows no unverified fact, a mutation inside one
  * branch's folder leaves the other branch's comparison as it was, and a re-signed fork is
  * `signer_untrusted` on every branch and verifies nothing.
@@ -53,8 +53,9 @@
  *
  * Documented inert cases (found inert by the generic rule, each for a reason):
  * - an attempt's launch files (launch.json, launch/, verifier-launch/), run.json, containment.json,
- *   result-commit.json, instruction.md, stdout/stderr logs, verifier outputs and the codex session
- *   rollout: inputs of collection, which judged them once and signed what it found into the receipt;
+ *   result-commit.json, instruction-files.json, instruction.md, stdout/stderr logs, verifier outputs
+ *   and the codex session rollout: inputs of collection, which judged them once and signed what it
+ *   found into the receipt;
  * - containment-before.json: the pre-run snapshot, read only by the containment recheck at collection;
  * - landing-plan.json: read only by `fork land --confirm`, to say which fact moved since the token;
  * - selections/<key>.json and its reason text: the decision history (the current one is
@@ -63,8 +64,6 @@
  * - journal lines that do not change the recorded landing: a forged collect result (the receipt,
  *   not the journal, is the evidence), a forged landing under another key after the real `done`
  *   (a fork lands once: the first `done` counts), the last line duplicated (the same `done` again);
- * - landing.json `fork_revision`, `selection_digest`, `target_branch`, `target_head_before`: no
- *   surface shows them (the replay shows `landed` and `landed_at`; landing re-reads the journal);
  * - schema 1 signer.json `issuer_id`: a schema 1 contract binds no issuer; the key itself must be
  *   one the local key store holds.
  */
@@ -78,7 +77,7 @@ import { VERIFICATION_REASONS } from '../../../../shared/fork/compare';
 import { FIXED_SUM, ForkHarness, WRONG_SUM } from '../../../support/fork-harness';
 import { catalogue, restore, storedTree, type Mutation } from './catalogue';
 import { differences, isObject, type Json } from './json-tree';
-import { KNOWN_GAPS, knownGap } from './known-gaps';
+import { familyProblem } from './refusal-families';
 import { forget } from './verify-cache';
 import { normalise, observe, refusals, SURFACES, surfaceProbe, type SurfaceProbe, type Surfaces } from './surfaces';
 
@@ -186,7 +185,7 @@ type Verdict =
 /** fork.json facts that replay and proof copy under `record_facts: "unverified"` (shared/publish/replay.ts): the fork's and each branch's. */
 const RECORD_FACTS = new Set(['demo', 'state', 'created_at', 'history']);
 const BRANCH_RECORD_FACTS = new Set(['state', 'history']);
-const FORK_VIEW_FACTS = new Set(['demo', 'state', 'created_at', 'history']);
+const FORK_VIEW_FACTS = new Set(['demo', 'state', 'revision', 'created_at', 'history']);
 
 /** The labelled fork.json field a replay path shows, or null: only when this replay carries the label. */
 function replayRecordFact(replay: Json | undefined, p: readonly (string | number)[]): string | null {
@@ -200,9 +199,10 @@ function replayRecordFact(replay: Json | undefined, p: readonly (string | number
 /**
  * The labelled field a changed path shows, or null when the surface does not label it unverified:
  * replay and the proof's embedded replay under `record_facts: "unverified"` (the proof's replay
- * digest moves with its replay); the Fork view (Mission Control forkStatus), whose "recorded, not
- * signed" badge names the fork's state, demo flag, creation time and history (ForkView.svelte),
- * and its proof summary's digest of that proof report.
+ * digest moves with its replay); compare's `state`, beside its `record_facts: "unverified"`; the
+ * Fork view (Mission Control forkStatus), whose "recorded, not signed" badge names the fork's state,
+ * revision, demo flag, creation time and history (ForkView.svelte), and its proof summary's digest
+ * of that proof report.
  */
 function labelledField(surface: (typeof SURFACES)[number], got: Heard, p: readonly (string | number)[]): string | null {
   const proof = got.proof;
@@ -212,6 +212,7 @@ function labelledField(surface: (typeof SURFACES)[number], got: Heard, p: readon
     if (p[0] === 'replay') return replayRecordFact(proof.replay, p.slice(1));
     return p[0] === 'replay_digest' && proofLabelled ? 'replay_digest' : null;
   }
+  if (surface === 'compare') return p.length === 1 && p[0] === 'state' && isObject(got.compare) && got.compare.record_facts === 'unverified' ? 'state' : null;
   if (surface !== 'mission_control') return null;
   if (p[0] === 'forkStatus' && typeof p[1] === 'string' && FORK_VIEW_FACTS.has(p[1])) return `forkStatus.${p[1]}`;
   // The Fork view's proof summary: the digest of a proof report that moved only in labelled fields (each checked above).
@@ -338,14 +339,12 @@ interface Row {
   inert: number;
   labelled: number;
   silent: number;
-  known_gap: number;
 }
 
 export interface SuiteResult {
   readonly total: number;
   readonly rows: Map<string, Row>;
   readonly failures: string[];
-  readonly gapsSeen: Set<number>;
   readonly refusalsSeen: Set<string>;
   readonly wrote: string[];
   /** Inert mutations by file, to name the inert ones of files that also have refused ones. */
@@ -361,7 +360,7 @@ export const catalogueOf = (f: Fixture): Mutation[] =>
 
 /** Runs `mutations` over the fixture's working copies and judges each. */
 export async function runSuite(f: Fixture, mutations: readonly Mutation[]): Promise<SuiteResult> {
-  const result: SuiteResult = { total: mutations.length, rows: new Map(), failures: [], gapsSeen: new Set(), refusalsSeen: new Set(), wrote: [], inert: new Map(), labelled: [], answers: 0 };
+  const result: SuiteResult = { total: mutations.length, rows: new Map(), failures: [], refusalsSeen: new Set(), wrote: [], inert: new Map(), labelled: [], answers: 0 };
   const expected = sizes(f.template);
   let next = 0;
   const drain = async (w: Worker): Promise<void> => {
@@ -379,20 +378,14 @@ export async function runSuite(f: Fixture, mutations: readonly Mutation[]): Prom
         forget(w.probe.ctx.store);
       }
       const v = verdict(f, got);
-      const row = result.rows.get(m.file) ?? { refused: 0, inert: 0, labelled: 0, silent: 0, known_gap: 0 };
+      const row = result.rows.get(m.file) ?? { refused: 0, inert: 0, labelled: 0, silent: 0 };
       result.rows.set(m.file, row);
       const name = `schema ${f.schema} ${m.file}: ${m.label}`;
       if (v.kind === 'refused') for (const r of v.by) result.refusalsSeen.add(r.split(':').slice(-1)[0] ?? r);
-      if (v.kind === 'silent') {
-        const gap = knownGap(f.schema, m.file, m.label);
-        if (gap === null) {
-          row.silent++;
-          result.failures.push(`SILENT CHANGE ${name} -> ${v.changed.join('; ')}`);
-        } else {
-          row.known_gap++;
-          result.gapsSeen.add(gap);
-        }
-      } else row[v.kind]++;
+      const family = v.kind === 'refused' ? familyProblem(m.file, v.by) : null;
+      if (family !== null) result.failures.push(`WRONG REFUSAL ${name}: ${family}`);
+      row[v.kind]++;
+      if (v.kind === 'silent') result.failures.push(`SILENT CHANGE ${name} -> ${v.changed.join('; ')}`);
       if (v.kind === 'labelled') result.labelled.push(`${m.file} ${m.label}: ${v.fields.join(', ')}`);
       if (v.kind === 'inert') result.inert.set(m.file, [...(result.inert.get(m.file) ?? []), m.label]);
       for (const p of invariants(f, m, got)) result.failures.push(`${name}: ${p}`);
@@ -406,7 +399,7 @@ function printTable(f: Fixture, r: SuiteResult, ms: number): void {
   const rows = Object.fromEntries([...r.rows].sort(([a], [b]) => (a < b ? -1 : 1)));
   const sum = (k: keyof Row): number => [...r.rows.values()].reduce((n, row) => n + row[k], 0);
   console.log(
-    `schema ${f.schema}: ${r.total} mutations in ${ms} ms; refused ${sum('refused')}, inert ${sum('inert')}, labelled ${sum('labelled')}, silent ${sum('silent')}, known gap ${sum('known_gap')}; ${r.answers} surface answers`,
+    `schema ${f.schema}: ${r.total} mutations in ${ms} ms; refused ${sum('refused')}, inert ${sum('inert')}, labelled ${sum('labelled')}, silent ${sum('silent')}; ${r.answers} surface answers`,
   );
   console.table(rows);
   if (r.labelled.length > 0) console.log(`schema ${f.schema}: labelled (changed only fields their surface marks unverified):\n  ${r.labelled.join('\n  ')}`);
@@ -452,15 +445,12 @@ export function defineTamperSuite(schema: 1 | 2): void {
       const r = await runSuite(f, catalogueOf(f));
       printTable(f, r, Date.now() - started);
       if (r.wrote.length > 0) console.log(`schema ${schema}: surfaces wrote after ${r.wrote.length} mutations:\n  ${r.wrote.join('\n  ')}`);
-      const stale = KNOWN_GAPS.filter((g, i) => g.schemas.includes(schema) && !r.gapsSeen.has(i));
-      // A known gap no longer seen fails too, so the list stays the to-do it is.
-      for (const g of stale) r.failures.push(`KNOWN GAP NO LONGER SEEN (remove it from KNOWN_GAPS): ${g.what}`);
       if (r.failures.length > 0) console.log(`schema ${schema}: ${r.failures.length} failures:\n  ${r.failures.join('\n  ')}`);
       expect(r.failures).toEqual([]);
 
       // The walk reached every kind of stored file, and the refusals cover the typed reasons tampering can produce.
       const files = [...r.rows.keys()];
-      const expectedFiles = ['fork.json', 'contract.json', 'request.json', 'signer.json', 'selection.json', 'landing.json', 'journal.jsonl', 'objective.txt', 'containment-before.json'];
+      const expectedFiles = ['fork.json', 'contract.json', 'request.json', 'signer.json', 'selection.json', 'selection.sig.json', 'landing.json', 'journal.jsonl', 'objective.txt', 'containment-before.json'];
       for (const b of f.branchIds) {
         expectedFiles.push(`branches/${b}/attempt-1/execution-receipt.json`, `branches/${b}/attempt-1/stdout.log`, `branches/${b}/attempt-1/run.json`, `branches/${b}/`);
         if (schema === 2) expectedFiles.push(`branches/${b}/attempt-1/fork-receipt.json`, `branches/${b}/attempt-1/observation.json`);

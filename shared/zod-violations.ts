@@ -31,7 +31,14 @@ export function zodViolations(
         return [violation(path, 'invalid_value', `expected one of ${issue.values.map((x) => JSON.stringify(x)).join(', ')}`)];
       }
       case 'invalid_format':
-        return [violation(path, 'pattern_mismatch', `${JSON.stringify(value.value)} does not match ${issue.pattern ?? issue.format}`)];
+        // A schema that names its format in words (its own message) is reported in those words, not as a regex.
+        return [
+          violation(
+            path,
+            'pattern_mismatch',
+            issue.message.startsWith('Invalid') ? `${JSON.stringify(value.value)} does not match ${issue.pattern ?? issue.format}` : `${JSON.stringify(value.value)} is not ${issue.message}`,
+          ),
+        ];
       case 'too_small':
         return [violation(path, issue.origin === 'array' ? 'too_few_items' : 'too_small', issue.message)];
       case 'too_big':

@@ -6,6 +6,8 @@ import { registerForkCommands } from './commands/fork';
 import { registerMissionControlCommand } from './commands/mission-control';
 import { runtimesCommand } from './commands/runtimes';
 import { registerTrustCommands } from './commands/trust';
+import { verifyCommand } from './commands/verify';
+import { registerKeysCommands } from './commands/keys';
 import { asCitadelError, EXIT_OK, EXIT_USAGE, printError, type Io } from './output';
 
 export interface CliContext {
@@ -58,6 +60,8 @@ function buildProgram(context: CliContext, json: boolean): Command {
 
   registerForkCommands(program, io);
   registerTrustCommands(program, io);
+  registerKeysCommands(program, io);
+  verifyCommand(program, io);
   registerMissionControlCommand(program, io);
 
   program

@@ -19,7 +19,8 @@ export function channelHandlers(ctx: OrchestratorContext, drives: BackgroundDriv
     listForks: async ({ state }) => ({ forks: await door.listForks(ctx, state) }),
     forkStatus: async ({ fork_id }) => forkStatusOf(await door.forkStatus(ctx, fork_id)),
     forkContainment: ({ fork_id }) => door.forkContainment(ctx, fork_id),
-    previewFork: async ({ executors }) => door.previewFork(ctx, executors),
+    previewFork: (request) => door.previewStart(ctx, request),
+    verifyAttestation: async ({ bundle, public_key_pem }) => door.verifyBundle({ bundle, publicKeyPem: public_key_pem, proof: null, replay: null }),
     startFork: async (request) => {
       const started = await door.startFork(
         ctx,

@@ -15,14 +15,15 @@ const FINGERPRINT_HEX = 16;
 export async function settingsOf(ctx: OrchestratorContext): Promise<z.infer<typeof SettingsSchema>> {
   const base = { fork_root: ctx.root.dir, issuer_id: ctx.issuerId, key_store: ctx.keys.store.kind };
   const unreadable = (code: string, message: string) =>
-    ({ ...base, signing_key: 'unreadable', public_key_fingerprint: null, key_store_ready: false, key_store_problem: `${code}: ${message}` }) as const;
+    ({ ...base, signing_key: 'unreadable', public_key_fingerprint: null, public_key_pem: null, key_store_ready: false, key_store_problem: `${code}: ${message}` }) as const;
   const status = await ctx.keys.status();
   if (!status.ready) return unreadable(status.error.code, status.error.message);
   try {
     const key = await ctx.keys.loadSigningKey(ctx.issuerId);
-    if (key === null) return { ...base, signing_key: 'not_created', public_key_fingerprint: null, key_store_ready: true, key_store_problem: null };
+    if (key === null) return { ...base, signing_key: 'not_created', public_key_fingerprint: null, public_key_pem: null, key_store_ready: true, key_store_problem: null };
     const fingerprint = key.publicKeyDigest.slice('sha256:'.length, 'sha256:'.length + FINGERPRINT_HEX);
-    return { ...base, signing_key: 'present', public_key_fingerprint: fingerprint, key_store_ready: true, key_store_problem: null };
+    const pem = key.publicKey.export({ format: 'pem', type: 'spki' }).toString();
+    return { ...base, signing_key: 'present', public_key_fingerprint: fingerprint, public_key_pem: pem, key_store_ready: true, key_store_problem: null };
   } catch (error) {
     if (!isCitadelError(error)) throw error;
     return unreadable(error.code, error.message);

@@ -6,8 +6,8 @@ export const RUNTIME_IDS = ['claude', 'codex'] as const;
 export const RuntimeIdSchema = z.enum(RUNTIME_IDS);
 export type RuntimeId = z.infer<typeof RuntimeIdSchema>;
 
-export const ProfileIdSchema = z.string().regex(/^[a-z][a-z0-9-]{0,47}$/);
-export const ModelIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/);
+export const ProfileIdSchema = z.string().regex(/^[a-z][a-z0-9-]{0,47}$/, 'a profile id: lowercase letters, digits and "-", starting with a letter, at most 48 characters');
+export const ModelIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/, 'a model id: letters, digits and . _ : @ -, starting with a letter or digit, at most 128 characters');
 export const LocalProviderSchema = z.enum(['ollama', 'lmstudio']);
 export type LocalProvider = z.infer<typeof LocalProviderSchema>;
 

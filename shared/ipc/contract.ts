@@ -11,7 +11,9 @@ import { ForkStateSchema, ForkStatusSchema } from '../fork/fork-record';
 import { LandingCheckSchema, SelectionRecordSchema } from '../fork/landing';
 import { ModelProofSchema } from '../fork/model-proof';
 import { ResumabilitySchema } from '../fork/resumability';
+import { StartPreviewSchema } from '../fork/start-preview';
 import { DiffSummarySchema, VerifierEvidenceSchema } from '../fork/receipts';
+import { AttestationVerificationSchema } from '../publish/attestation';
 import { ProofProjectionSchema } from '../publish/replay';
 import { ReadinessReportSchema } from '../runtime/readiness';
 import { TelemetrySchema } from '../runtime/telemetry';
@@ -50,6 +52,10 @@ export const StartForkRequestSchema = z.strictObject({
 });
 export type StartForkRequest = z.infer<typeof StartForkRequestSchema>;
 
+/** The preview takes the form as it is, empty fields included: it reports them at their fields instead of refusing the request. */
+export const PreviewForkRequestSchema = StartForkRequestSchema.extend({ objective: z.string().max(64 * 1024), repo: z.string().max(4096) });
+export type PreviewForkRequest = z.infer<typeof PreviewForkRequestSchema>;
+
 export const BranchDetailSchema = z.strictObject({
   fork_id: ForkIdSchema,
   branch_id: BranchIdSchema,
@@ -79,6 +85,8 @@ export const SettingsSchema = z.strictObject({
    */
   signing_key: z.enum(['present', 'not_created', 'unreadable']),
   public_key_fingerprint: z.string().nullable(),
+  /** The issuer's public key (SPKI PEM), to give whoever verifies its attestations; null without a key. */
+  public_key_pem: z.string().nullable(),
   key_store: z.enum(['os-keychain', 'file']),
   key_store_ready: z.boolean(),
   key_store_problem: z.string().nullable(),
@@ -103,7 +111,7 @@ const CONTRACT = defineChannels('citadel', {
   forkStatus: { request: Fork, response: ForkStatusSchema },
   /** The containment the fork's contract binds (immutable, so read once per view). */
   forkContainment: { request: Fork, response: ForkContainmentSchema },
-  previewFork: { request: StartForkRequestSchema, response: z.strictObject({ schema_version: z.union([z.literal(1), z.literal(2)]), executors: ExecutorSetDescriptionSchema }) },
+  previewFork: { request: PreviewForkRequestSchema, response: StartPreviewSchema },
   startFork: { request: StartForkRequestSchema, response: ForkStatusSchema },
   stopBranch: { request: z.strictObject({ fork_id: ForkIdSchema, branch_id: BranchIdSchema.nullable() }), response: ForkStatusSchema },
   resumability: { request: Fork, response: ResumabilitySchema },
@@ -130,6 +138,11 @@ const CONTRACT = defineChannels('citadel', {
   validateExecutors: { request: z.strictObject({ text: z.string().max(1024 * 1024) }), response: ExecutorSetDescriptionSchema },
   readiness: { request: z.strictObject({}), response: ReadinessReportSchema },
   settings: { request: z.strictObject({}), response: SettingsSchema },
+  /** `citadel verify` of an opened attestation bundle, offline: nothing of the fork root is read. */
+  verifyAttestation: {
+    request: z.strictObject({ bundle: z.string().max(16 * 1024 * 1024), public_key_pem: z.string().max(16 * 1024).nullable() }),
+    response: AttestationVerificationSchema,
+  },
 });
 
 export const IPC_CHANNELS = CONTRACT.table;

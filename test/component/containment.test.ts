@@ -11,7 +11,7 @@ import NewForkView from '../../renderer/src/views/NewForkView.svelte';
 import ProofView from '../../renderer/src/views/ProofView.svelte';
 import SettingsView from '../../renderer/src/views/SettingsView.svelte';
 import { fakeClient } from './support/fake-client';
-import { digest, evidence, FORK_ID, forkStatus, receipt } from './support/fixtures';
+import { digest, evidence, FORK_ID, forkStatus, receipt, readyPreview } from './support/fixtures';
 
 const READY: SandboxReadiness = { backend: 'bubblewrap', ready: true, executable: '/usr/bin/bwrap', version: 'bubblewrap 0.8.0', problem: null, install: null };
 const MISSING: SandboxReadiness = {
@@ -29,6 +29,7 @@ const settings = {
   issuer_id: 'local-alice',
   signing_key: 'not_created',
   public_key_fingerprint: null,
+  public_key_pem: null,
   key_store: 'os-keychain',
   key_store_ready: true,
   key_store_problem: null,
@@ -39,7 +40,7 @@ const CONTAINED = { mode: 'contained', backend: 'bubblewrap', backend_version: '
 function newForkClient() {
   return fakeClient({
     readiness: () => ({ ok: true, value: readiness(MISSING) }),
-    previewFork: () => ({ ok: true, value: { schema_version: 1, executors: { executor_set_digest: digest('set'), profiles: [] } } }),
+    previewFork: () => ({ ok: true, value: readyPreview({ executor_set_digest: digest('set'), profiles: [] }) }),
     startFork: () => ({ ok: false, error: { code: 'SANDBOX_UNAVAILABLE', message: 'bwrap is not on PATH' } }),
   });
 }

@@ -71,4 +71,54 @@ describe('replay and proof', () => {
     expect(container.querySelector('pre')).toHaveTextContent('"note": "<img src=x>"');
     expect(container.querySelector('img')).toBeNull();
   });
+
+  it('checks an attestation bundle with a public key and shows what is proven per subject', async () => {
+    const commit = 'c'.repeat(40);
+    const { client, calls } = fakeClient({
+      verifyAttestation: (request) =>
+        request.public_key_pem === null
+          ? { ok: true, value: { verified: false, key_id: digest('key'), signer: 'unverified', fork_id: FORK_ID, envelopes: [], proof: 'not_given', replay: 'not_given', failure: { code: 'ATTESTATION_SIGNER_UNVERIFIED', message: 'no public key was given', line: null } } }
+          : {
+              ok: true,
+              value: {
+                verified: true,
+                key_id: digest('key'),
+                signer: 'verified',
+                fork_id: FORK_ID,
+                envelopes: [{ line: 1, predicate_type: 'urn:citadel:attestation:branch-result:v1', subjects: [{ name: `citadel/${FORK_ID}/branch-claude`, digest: { gitCommit: commit } }], facts: ['verifier passed'] }],
+                proof: 'not_given',
+                replay: 'not_given',
+                failure: null,
+              },
+            },
+    });
+    render(ProofView, { props: { client, forkId: null } });
+    const check = screen.getByRole('button', { name: 'Check attestation' });
+    expect(check).toBeDisabled();
+    await fireEvent.change(screen.getByLabelText(/Attestation bundle/), { target: { files: [new File(['{"line":1}\n'], 'fork.intoto.jsonl')] } });
+    await fireEvent.click(check);
+    expect(await screen.findByText('signer unverified')).toBeInTheDocument();
+    expect(screen.getByText('No public key was given: what follows is claimed, not proven.')).toBeInTheDocument();
+
+    await fireEvent.change(screen.getByLabelText(/Issuer public key/), { target: { files: [new File(['PEM'], 'issuer.pem')] } });
+    await fireEvent.click(check);
+    expect(await screen.findByText('verified', { selector: '.badge' })).toBeInTheDocument();
+    expect(screen.getByRole('list', { name: 'Proven facts of line 1' })).toHaveTextContent('verifier passed');
+    expect(screen.getByRole('list', { name: 'Subjects of line 1' })).toHaveTextContent(commit);
+    expect(calls.filter((c) => c.channel === 'verifyAttestation').map((c) => c.request)).toEqual([
+      { bundle: '{"line":1}\n', public_key_pem: null },
+      { bundle: '{"line":1}\n', public_key_pem: 'PEM' },
+    ]);
+  });
+
+  it('shows the exact failure of a bundle that does not verify', async () => {
+    const { client } = fakeClient({
+      verifyAttestation: () => ({ ok: true, value: { verified: false, key_id: digest('key'), signer: 'unverified', fork_id: null, envelopes: [], proof: 'not_given', replay: 'not_given', failure: { code: 'ATTESTATION_SIGNATURE_INVALID', message: 'the signature does not hold', line: 2 } } }),
+    });
+    render(ProofView, { props: { client, forkId: null } });
+    await fireEvent.change(screen.getByLabelText(/Attestation bundle/), { target: { files: [new File(['x'], 'b.intoto.jsonl')] } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Check attestation' }));
+    expect(await screen.findByText('ATTESTATION_SIGNATURE_INVALID')).toBeInTheDocument();
+    expect(screen.getByText(/the signature does not hold \(line 2\)/)).toBeInTheDocument();
+  });
 });

@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/svelte';
+import { fireEvent, render, screen } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import type { SettingsSchema } from '../../shared/ipc/contract';
 import type { z } from 'zod';
@@ -10,6 +10,7 @@ const base: z.infer<typeof SettingsSchema> = {
   issuer_id: 'local-alice',
   signing_key: 'not_created',
   public_key_fingerprint: null,
+  public_key_pem: null,
   key_store: 'os-keychain',
   key_store_ready: true,
   key_store_problem: null,
@@ -34,5 +35,23 @@ describe('settings view', () => {
     render(SettingsView, { props: { client: fakeClient({ settings: () => ({ ok: true, value }) }).client } });
     expect(await fingerprintOf()).toHaveTextContent('unknown (no key could be read)');
     expect(screen.getByText(/SIGNING_KEY_CORRUPT/)).toBeInTheDocument();
+  });
+
+  it('shows the issuer public key PEM and copies it', async () => {
+    const pem = '-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEAexample\n-----END PUBLIC KEY-----\n';
+    const written: string[] = [];
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText: async (text: string) => void written.push(text) }, configurable: true });
+    const { client } = fakeClient({ settings: () => ({ ok: true, value: { ...base, signing_key: 'present', public_key_fingerprint: '0123456789abcdef', public_key_pem: pem } }) });
+    render(SettingsView, { props: { client } });
+    expect(await screen.findByLabelText('Issuer public key (PEM)')).toHaveTextContent('BEGIN PUBLIC KEY');
+    await fireEvent.click(screen.getByRole('button', { name: 'Copy public key' }));
+    expect(written).toEqual([pem]);
+    expect(await screen.findByText('Copied.')).toBeInTheDocument();
+  });
+
+  it('offers no PEM when there is no key', async () => {
+    render(SettingsView, { props: { client: fakeClient({ settings: () => ({ ok: true, value: base }) }).client } });
+    await fingerprintOf();
+    expect(screen.queryByRole('button', { name: 'Copy public key' })).toBeNull();
   });
 });

@@ -22,9 +22,20 @@ needs=(
   keyctl:keyutils
 )
 
+# module:package — Debian's own Python modules, checked with Debian's interpreter (a pyenv shim may
+# come first on PATH): the attestation tests verify Citadel's DSSE envelopes with an implementation
+# that is not Citadel's (test/support/verify-dsse.py): securesystemslib's ed25519, cryptography's PEM.
+python_modules=(
+  securesystemslib:python3-securesystemslib
+  cryptography:python3-cryptography
+)
+
 missing=()
 for need in "${needs[@]}"; do
   command -v "${need%%:*}" >/dev/null 2>&1 || PATH="$PATH:/usr/sbin:/sbin" command -v "${need%%:*}" >/dev/null 2>&1 || missing+=("${need##*:}")
+done
+for need in "${python_modules[@]}"; do
+  /usr/bin/python3 -c "import ${need%%:*}" >/dev/null 2>&1 || missing+=("${need##*:}")
 done
 [ "${#missing[@]}" -eq 0 ] && exit 0
 

@@ -4,6 +4,8 @@ import { ForkStatusSchema, type ForkStatus } from '../../../shared/fork/fork-rec
 import { modelProof } from '../../../shared/fork/model-proof';
 import { ExecutionReceiptSchema, type ExecutionReceipt } from '../../../shared/fork/receipts';
 import { TelemetrySchema, type Telemetry } from '../../../shared/runtime/telemetry';
+import type { ExecutorSetDescription } from '../../../shared/executors/executor-set-description';
+import { StartPreviewSchema, type StartPreview } from '../../../shared/fork/start-preview';
 
 /** Replies for component tests, each parsed by the real shared schema it claims to satisfy. */
 
@@ -82,4 +84,19 @@ export function evidence(branchId: string, verifiedReceipt: ExecutionReceipt | n
     fork_receipt_digest: verifiedReceipt === null ? null : digest(`wrapper ${branchId}`),
     required_steps: 1,
   };
+}
+
+const NO_CHECK = { problems: [], warnings: [] };
+
+/** A New Fork preview that found no problem at any field, for the given executor set. */
+export function readyPreview(executors: ExecutorSetDescription, overrides: Partial<StartPreview> = {}): StartPreview {
+  return StartPreviewSchema.parse({
+    ready: true,
+    fields: { objective: NO_CHECK, repo: NO_CHECK, executors: NO_CHECK, workflow_file: NO_CHECK },
+    schema_version: 1,
+    executors,
+    repository: { root: '/tmp/repo', head: BASE, branch: 'main', dirty: false, worktree_include: [] },
+    workflow: { source: 'builtin', steps: ['implement'], setup: [], verifier: null },
+    ...overrides,
+  });
 }

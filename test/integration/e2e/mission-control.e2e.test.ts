@@ -76,7 +76,20 @@ describe('Mission Control in real Chromium over the loopback web host', () => {
   });
 
   it('creates, watches, compares, selects, lands (refused, then landed) and replays a fork', { timeout: 300_000 }, async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light', acceptDownloads: true });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light', acceptDownloads: true, permissions: ['notifications'] });
+    // Records each notification the page raises (the operator allowed them: the context grants the permission).
+    await context.addInitScript(() => {
+      const Real = window.Notification;
+      const shown: string[] = [];
+      const Recording = function (title: string, options?: NotificationOptions) {
+        shown.push(`${title} | ${options?.body ?? ''}`);
+        return new Real(title, options);
+      } as unknown as typeof Notification;
+      Object.defineProperty(Recording, 'permission', { get: () => Real.permission });
+      Object.defineProperty(Recording, 'requestPermission', { value: () => Real.requestPermission() });
+      Object.defineProperty(window, 'Notification', { value: Recording });
+      Object.defineProperty(window, '__notifications', { value: shown });
+    });
     const page = await context.newPage();
     let loads = 0;
     const pageErrors: string[] = [];
@@ -96,8 +109,16 @@ describe('Mission Control in real Chromium over the loopback web host', () => {
     // 1. New fork: the form, its exact preview, then start.
     await mainNav.getByRole('link', { name: 'New fork' }).click();
     await see(page.getByRole('heading', { level: 1, name: 'New fork' })).toBeVisible(STEP);
-    await page.getByLabel('Repository path').fill(h.repo);
+    // A folder that is not a repository is refused at its field by the preview, before Start.
+    const notRepo = mkdtempSync(path.join(base, 'not-a-repo-'));
+    await page.getByLabel('Repository path').fill(notRepo);
     await page.getByLabel('Objective').fill('Fix the sum function');
+    await page.getByRole('button', { name: 'Preview digests and argv' }).click();
+    await see(page.locator('#repo-check')).toContainText(`${notRepo} is not a usable git repository (not a repository)`, STEP);
+    await see(page.getByLabel('Repository path')).toHaveAttribute('aria-invalid', 'true');
+    await see(page.getByRole('button', { name: 'Start fork' })).toBeDisabled();
+    await audit('new fork with a field problem');
+    await page.getByLabel('Repository path').fill(h.repo);
     await see(page.getByRole('radio', { name: 'Runtimes (legacy, schema 1)' })).toBeChecked();
     await see(page.getByRole('checkbox', { name: 'claude' })).toBeChecked();
     await see(page.getByRole('checkbox', { name: 'codex' })).toBeChecked();
@@ -123,6 +144,11 @@ describe('Mission Control in real Chromium over the loopback web host', () => {
     await see(claude.getByRole('log', { name: 'Live events of branch-claude' })).toContainText('state passed', RUN);
     await see(codex.getByRole('log', { name: 'Live events of branch-codex' })).toContainText('state failed · VERIFIER_FAILED', RUN);
     await see(page.getByRole('log', { name: 'Live events of the fork' })).toContainText('fork ready', RUN);
+    // The fork became ready while the page watched: a notification, and the window title counts it.
+    await expect.poll(() => page.evaluate(() => (window as unknown as { __notifications: string[] }).__notifications), STEP).toContainEqual(
+      `Citadel: fork ready | Fork ${forkId} is ready: compare its branches and select one.`,
+    );
+    await see(page).toHaveTitle('(1 ready) Citadel Mission Control', STEP);
     await see(claude.getByText('passed', { exact: true }).first()).toBeVisible(STEP);
     await see(codex.getByText('VERIFIER_FAILED', { exact: true }).first()).toBeVisible(STEP);
     await see(claude.getByText('verified', { exact: true })).toBeVisible(STEP);

@@ -40,7 +40,7 @@ describe('preview and start run with the same adapters', () => {
 
     const preview = await service.handle('previewFork', request);
     if (!preview.ok) throw new Error(`preview refused: ${preview.error.code}`);
-    const argvOf = (branchId: string) => preview.value.executors.profiles.find((p) => p.branch_id === branchId)?.argv;
+    const argvOf = (branchId: string) => preview.value.executors?.profiles.find((p) => p.branch_id === branchId)?.argv;
     expect(argvOf('branch-claude-a')).toEqual(['citadel-test-claude-not-installed', ...BUILTIN_ADAPTERS.claude.invocation(PROFILES[0]!).args, '--citadel-test-marker']);
     expect(argvOf('branch-codex-a')).toEqual(['citadel-test-codex-not-installed', ...BUILTIN_ADAPTERS.codex.invocation(PROFILES[1]!).args, '--citadel-test-marker']);
 

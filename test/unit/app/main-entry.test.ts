@@ -23,6 +23,7 @@ const SERVICE_VALUES: { [C in ChannelName]?: ChannelResponse<C> } = {
     issuer_id: 'local-operator',
     signing_key: 'not_created',
     public_key_fingerprint: null,
+    public_key_pem: null,
     key_store: 'os-keychain',
     key_store_ready: true,
     key_store_problem: null,

@@ -20,6 +20,7 @@ const VALID: Record<ChannelName, Record<string, unknown>> = {
   forkStatus: { fork_id: FORK_ID },
   forkContainment: { fork_id: FORK_ID },
   previewFork: START,
+  verifyAttestation: { bundle: '', public_key_pem: null },
   startFork: START,
   stopBranch: { fork_id: FORK_ID, branch_id: null },
   resumability: { fork_id: FORK_ID },
@@ -112,13 +113,13 @@ describe('the Mission Control service refuses what its contract refuses', () => 
   it('carries a typed CitadelError across as {ok:false,error:{code}} with its violations', async () => {
     const { service } = await serviceOver(new ForkHarness(tempDir('citadel-mc-')));
     expect(await service.handle('forkStatus', { fork_id: FORK_ID })).toMatchObject({ ok: false, error: { code: 'FORK_NOT_FOUND' } });
+    // The preview reports an engine refusal at its field (code and plain words), not as a failed call.
     expect(await service.handle('previewFork', { ...START, executors: { kind: 'runtimes', list: 'claude' } })).toMatchObject({
-      ok: false,
-      error: { code: 'RUNTIMES_INVALID', violations: [{ path: '--runtimes', rule: 'too_few_runtimes' }] },
+      ok: true,
+      value: { ready: false, fields: { executors: { problems: [{ code: 'RUNTIMES_INVALID' }] } }, executors: null },
     });
     const duplicate = await service.handle('previewFork', { ...START, executors: { kind: 'executors', profiles: [CLAUDE, { ...CODEX, profile_id: 'claude-a' }] } });
-    expect(duplicate).toMatchObject({ ok: false, error: { code: 'EXECUTOR_FILE_INVALID' } });
-    expect(duplicate.ok ? [] : duplicate.error.violations).toContainEqual(expect.objectContaining({ path: '$.executors.profiles[1].profile_id', rule: 'duplicate_profile_id' }));
+    expect(duplicate).toMatchObject({ ok: true, value: { ready: false, fields: { executors: { problems: [{ code: 'EXECUTOR_FILE_INVALID', message: expect.stringMatching(/^Profile 2, profile_id: /) }] } } } });
     const file = await service.handle('validateExecutors', { text: '{"schema_version":1,"executors":[]} // no' });
     expect(file).toMatchObject({ ok: false, error: { code: 'EXECUTOR_FILE_INVALID', violations: [{ rule: 'json_syntax' }] } });
     expect(await service.handle('startFork', { ...START, repo: tempDir('citadel-not-a-repo-') })).toMatchObject({ ok: false, error: { code: 'REPOSITORY_INVALID' } });
@@ -132,7 +133,7 @@ describe('the Mission Control service refuses what its contract refuses', () => 
     const legacy = await service.handle('previewFork', START);
     expect(legacy).toMatchObject({ ok: true, value: { schema_version: 1, executors: { profiles: [{ branch_id: 'branch-claude' }, { branch_id: 'branch-codex' }] } } });
     const validated = await service.handle('validateExecutors', { text: JSON.stringify({ schema_version: 1, executors: [CLAUDE, CODEX] }) });
-    expect(validated.ok && validated.value.executor_set_digest).toEqual(preview.ok && preview.value.executors.executor_set_digest);
+    expect(validated.ok && validated.value.executor_set_digest).toEqual(preview.ok && preview.value.executors?.executor_set_digest);
     expect(await service.handle('listForks', { state: null })).toEqual({ ok: true, value: { forks: [] } });
 
     // No fork has signed yet, so the issuer has no key, and reading settings does not create one.

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { Io } from '../../output';
+import { attestCommand } from '../attest';
 import { cleanCommand } from './clean';
 import { compareCommand } from './compare';
 import { landCommand } from './land';
@@ -13,7 +14,7 @@ import { statusCommand } from './status';
 import { stopCommand } from './stop';
 
 /** In the order `citadel fork --help` lists them. */
-const SUBCOMMANDS = [startCommand, statusCommand, resumeCommand, stopCommand, resolveCommand, compareCommand, selectCommand, landCommand, replayCommand, proofCommand, cleanCommand];
+const SUBCOMMANDS = [startCommand, statusCommand, resumeCommand, stopCommand, resolveCommand, compareCommand, selectCommand, landCommand, replayCommand, proofCommand, attestCommand, cleanCommand];
 
 /** `citadel fork …` (decisions D13): each subcommand parses, calls one orchestrator door function, renders. */
 export function registerForkCommands(program: Command, io: Io): void {

@@ -1,0 +1,101 @@
+import type { Digest } from '../../../shared/digest';
+import { CitadelError } from '../../../shared/errors';
+import type { BranchEvidence } from '../../../shared/fork/compare';
+import { gitBranchName } from '../../../shared/fork/ids';
+import type { ExecutionReceipt } from '../../../shared/fork/receipts';
+import {
+  BRANCH_PREDICATE_TYPE,
+  DECISION_PREDICATE_TYPE,
+  IN_TOTO_STATEMENT_TYPE,
+  landedSubjectName,
+  type BranchStatement,
+  type CommitSubject,
+  type DecisionStatement,
+} from '../../../shared/publish/attestation';
+import type { ProofReport } from '../../../shared/publish/replay';
+import type { VerifiedFork } from '../verify-fork';
+
+/** What the statements are built from: the fork verified now, its proof report (with the replay), and what they digest to. */
+export interface AttestationInputs {
+  readonly forkId: string;
+  readonly verified: VerifiedFork;
+  readonly proof: ProofReport;
+  readonly artifacts: { readonly replay_digest: Digest; readonly proof_digest: Digest };
+  /** The landed merge commit, when the landing stands. */
+  readonly mergeCommit: string | null;
+  readonly keyid: Digest;
+}
+
+/**
+ * One statement per branch with a verified receipt, then the decision's. Every fact comes from the
+ * verified receipts or from the proof report's replay (the public allowlist); the subjects are the
+ * commits those facts are about, which only the attestation names.
+ */
+export function buildStatements(inputs: AttestationInputs): [...BranchStatement[], DecisionStatement] {
+  const { forkId, verified, proof, artifacts } = inputs;
+  const replay = proof.replay;
+  const contract = { ...replay.contract, signer_public_key_digest: inputs.keyid };
+  // attestFork has refused a fork with none: at least one branch is attested, so every statement has a subject.
+  const attested = verified.branches.filter((b): b is BranchEvidence & { receipt: ExecutionReceipt } => b.receipt_verified && b.receipt !== null);
+  const branches = attested.map((evidence): BranchStatement => {
+    const shown = replay.branches.find((b) => b.branch_id === evidence.branch_id);
+    // The proof report was built from its own read of the evidence: both reads must agree.
+    if (shown?.execution_receipt_digest !== evidence.execution_receipt_digest || evidence.execution_receipt_digest === null) throw changed(forkId);
+    const receipt = evidence.receipt;
+    return {
+      _type: IN_TOTO_STATEMENT_TYPE,
+      subject: [resultSubject(forkId, evidence.branch_id, receipt)],
+      predicateType: BRANCH_PREDICATE_TYPE,
+      predicate: {
+        fork_id: forkId,
+        contract,
+        branch: {
+          branch_id: shown.branch_id,
+          profile_id: shown.profile_id,
+          runtime: shown.runtime,
+          provider: shown.provider,
+          requested_model: shown.requested_model,
+          observed_model: shown.observed_model,
+          model_proof: shown.model_proof,
+          executor_profile_digest: shown.executor_profile_digest,
+          verifier: shown.verifier,
+          ...(shown.containment === undefined ? {} : { containment: shown.containment }),
+          attempt: receipt.attempt,
+          status: receipt.status,
+          failure_code: receipt.failure_code,
+          base_revision: receipt.base_revision,
+          result_commit: receipt.result_commit,
+          execution_receipt_digest: evidence.execution_receipt_digest,
+          fork_receipt_digest: evidence.fork_receipt_digest,
+        },
+        artifacts,
+      },
+    };
+  });
+  if (replay.landing.landed !== (inputs.mergeCommit !== null)) throw changed(forkId);
+  const landed: CommitSubject[] = inputs.mergeCommit === null ? [] : [{ name: landedSubjectName(forkId), digest: { gitCommit: inputs.mergeCommit } }];
+  const decision: DecisionStatement = {
+    _type: IN_TOTO_STATEMENT_TYPE,
+    subject: [...branches.flatMap((s) => s.subject), ...landed],
+    predicateType: DECISION_PREDICATE_TYPE,
+    predicate: {
+      fork_id: forkId,
+      contract,
+      branches: verified.branches.map((b) => ({ branch_id: b.branch_id, receipt_verified: b.receipt_verified, execution_receipt_digest: b.execution_receipt_digest })),
+      comparison: replay.comparison,
+      selection: replay.selection,
+      landing: { ...replay.landing, merge_commit: inputs.mergeCommit },
+      artifacts,
+    },
+  };
+  return [...branches, decision];
+}
+
+/** A branch's result: its result commit, or the base revision when it committed nothing (as landing reads it). */
+export function resultSubject(forkId: string, branchId: string, receipt: Pick<ExecutionReceipt, 'result_commit' | 'base_revision'>): CommitSubject {
+  return { name: gitBranchName(forkId, branchId), digest: { gitCommit: receipt.result_commit ?? receipt.base_revision } };
+}
+
+function changed(forkId: string): CitadelError {
+  return new CitadelError('FORK_STATE_CONFLICT', `the evidence of fork ${forkId} changed while it was being attested; run the command again`, { details: { fork_id: forkId } });
+}

@@ -1,0 +1,28 @@
+import { CitadelError } from '../../../shared/errors';
+import type { AttestationVerification } from '../../../shared/publish/attestation';
+import { readBoundedText } from '../../store/read-bounded-text';
+import { verifyBundle } from './verify-bundle';
+
+/** The files `citadel verify` is handed; only `bundle` is required. */
+export interface AttestationFiles {
+  readonly bundle: string;
+  readonly publicKey?: string;
+  readonly proof?: string;
+  readonly replay?: string;
+}
+
+// A replay or proof report is bounded at 16 MiB where it is opened; a bundle of 1024 envelopes fits too.
+const MAX_FILE_BYTES = 16 * 1024 * 1024;
+
+/** Reads the files (the operator's own arguments, symlinks followed), then verifies offline: no fork root, no key store. */
+export async function verifyAttestation(files: AttestationFiles): Promise<AttestationVerification> {
+  const read = async (file: string | undefined): Promise<string | null> => {
+    if (file === undefined) return null;
+    const result = await readBoundedText(file, MAX_FILE_BYTES, 'follow');
+    if (result.ok) return result.text;
+    const why = result.kind === 'unreadable' ? result.reason : result.violation.message;
+    throw new CitadelError('ATTESTATION_FILE_UNREADABLE', `cannot read ${file}: ${why}`, { details: { file, reason: why } });
+  };
+  const bundle = (await read(files.bundle)) ?? '';
+  return verifyBundle({ bundle, publicKeyPem: await read(files.publicKey), proof: await read(files.proof), replay: await read(files.replay) });
+}

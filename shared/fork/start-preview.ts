@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { ExecutorSetDescriptionSchema } from '../executors/executor-set-description';
+
+/** One problem found at one field of the New Fork form, in plain words, with the code Start would refuse with. */
+export const FieldProblemSchema = z.strictObject({ code: z.string(), message: z.string() });
+export type FieldProblem = z.infer<typeof FieldProblemSchema>;
+
+/** What the preview found at one field: problems block Start; warnings are facts the operator should see. */
+export const FieldCheckSchema = z.strictObject({ problems: z.array(FieldProblemSchema), warnings: z.array(z.string()) });
+export type FieldCheck = z.infer<typeof FieldCheckSchema>;
+
+/**
+ * The New Fork preview: every field checked as `startFork` would check it, so an error shows at its
+ * field before Start, plus what would run. `ready` is true only when no field has a problem.
+ */
+export const StartPreviewSchema = z.strictObject({
+  ready: z.boolean(),
+  fields: z.strictObject({
+    objective: FieldCheckSchema,
+    repo: FieldCheckSchema,
+    executors: FieldCheckSchema,
+    workflow_file: FieldCheckSchema,
+  }),
+  schema_version: z.union([z.literal(1), z.literal(2)]).nullable(),
+  executors: ExecutorSetDescriptionSchema.nullable(),
+  repository: z
+    .strictObject({
+      root: z.string(),
+      head: z.string(),
+      branch: z.string().nullable(),
+      dirty: z.boolean(),
+      /** Repository-relative names of the ignored files `.worktreeinclude` copies into each worktree (never contents). */
+      worktree_include: z.array(z.string()),
+    })
+    .nullable(),
+  workflow: z
+    .strictObject({
+      source: z.enum(['builtin', 'file']),
+      steps: z.array(z.string()),
+      setup: z.array(z.strictObject({ id: z.string(), argv: z.array(z.string()), network: z.string() })),
+      verifier: z.array(z.string()).nullable(),
+    })
+    .nullable(),
+});
+export type StartPreview = z.infer<typeof StartPreviewSchema>;

@@ -1,0 +1,139 @@
+import { z } from 'zod';
+import { DigestSchema } from '../digest';
+import { ErrorCodeSchema } from '../errors';
+import { CommitShaSchema, ForkIdSchema } from '../fork/ids';
+import { ReplaySchema } from './replay';
+
+/**
+ * Citadel's attestations (issue 15): in-toto Statement v1 in DSSE envelopes, one per line of a
+ * `.intoto.jsonl` bundle. The envelope and statement shapes are the standard ones; the two
+ * predicates are Citadel's own, named by versioned URIs (a new shape gets a new version, never a
+ * changed meaning). Predicates are built from the replay's allowlist and pass its secret and path scan.
+ */
+export const DSSE_PAYLOAD_TYPE = 'application/vnd.in-toto+json';
+export const IN_TOTO_STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
+/** One branch with a verified receipt: what produced its result commit. */
+export const BRANCH_PREDICATE_TYPE = 'urn:citadel:attestation:branch-result:v1';
+/** The fork's decision: comparison outcome, selection and landing. */
+export const DECISION_PREDICATE_TYPE = 'urn:citadel:attestation:fork-decision:v1';
+
+/** Standard base64 (DSSE's encoding of payload and signature), padded. */
+const Base64Schema = z.string().regex(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/, 'standard base64');
+
+/**
+ * A DSSE envelope as Citadel writes it: exactly one signature, by the fork's issuer key. The
+ * payload is standard base64 too, checked where it is decoded (main/evidence/attestation): a regex over every
+ * payload took a tenth of `citadel verify`'s time (measured).
+ */
+export const DsseEnvelopeSchema = z.strictObject({
+  payload: z.string(),
+  payloadType: z.string(),
+  signatures: z.array(z.strictObject({ keyid: z.string(), sig: Base64Schema })).length(1),
+});
+export type DsseEnvelope = z.infer<typeof DsseEnvelopeSchema>;
+
+/** A subject is a git commit, named by its `gitCommit` digest (in-toto's digest set). */
+export const CommitSubjectSchema = z.strictObject({ name: z.string().min(1), digest: z.strictObject({ gitCommit: CommitShaSchema }) });
+export type CommitSubject = z.infer<typeof CommitSubjectSchema>;
+
+/** The contract facts exactly as the replay shows them, with the signer key every envelope's keyid names. */
+const ContractFactsSchema = ReplaySchema.shape.contract.extend({ signer_public_key_digest: DigestSchema });
+
+/** The digests of the fork's public replay and proof report, as `citadel fork replay|proof` report them. */
+const ArtifactDigestsSchema = z.strictObject({ replay_digest: DigestSchema, proof_digest: DigestSchema });
+
+const ReplayBranch = ReplaySchema.shape.branches.element;
+
+export const BranchPredicateSchema = z.strictObject({
+  fork_id: ForkIdSchema,
+  contract: ContractFactsSchema,
+  branch: ReplayBranch.pick({
+    branch_id: true,
+    profile_id: true,
+    runtime: true,
+    provider: true,
+    requested_model: true,
+    observed_model: true,
+    model_proof: true,
+    executor_profile_digest: true,
+    verifier: true,
+    containment: true,
+  }).extend({
+    // From the signed receipt, not fork.json.
+    attempt: z.number().int().min(1),
+    status: z.enum(['passed', 'failed']),
+    failure_code: z.string().nullable(),
+    base_revision: CommitShaSchema,
+    /** Null: the branch committed nothing, and its subject is the base revision. */
+    result_commit: CommitShaSchema.nullable(),
+    execution_receipt_digest: DigestSchema,
+    /** Null for a schema 1 fork, which has no receipt wrapper. */
+    fork_receipt_digest: DigestSchema.nullable(),
+  }),
+  artifacts: ArtifactDigestsSchema,
+});
+export type BranchPredicate = z.infer<typeof BranchPredicateSchema>;
+
+export const DecisionPredicateSchema = z.strictObject({
+  fork_id: ForkIdSchema,
+  contract: ContractFactsSchema,
+  /** Every branch of the signed set, attested or not, so a recipient sees what was left out. */
+  branches: z.array(z.strictObject({ branch_id: z.string(), receipt_verified: z.boolean(), execution_receipt_digest: DigestSchema.nullable() })),
+  comparison: ReplaySchema.shape.comparison,
+  selection: ReplaySchema.shape.selection,
+  landing: ReplaySchema.shape.landing.extend({ merge_commit: CommitShaSchema.nullable() }),
+  artifacts: ArtifactDigestsSchema,
+});
+export type DecisionPredicate = z.infer<typeof DecisionPredicateSchema>;
+
+const statement = <T extends string, P extends z.ZodType>(predicateType: T, predicate: P) =>
+  z.strictObject({
+    _type: z.literal(IN_TOTO_STATEMENT_TYPE),
+    subject: z.array(CommitSubjectSchema).min(1),
+    predicateType: z.literal(predicateType),
+    predicate,
+  });
+
+export const BranchStatementSchema = statement(BRANCH_PREDICATE_TYPE, BranchPredicateSchema);
+export const DecisionStatementSchema = statement(DECISION_PREDICATE_TYPE, DecisionPredicateSchema);
+export const CitadelStatementSchema = z.discriminatedUnion('predicateType', [BranchStatementSchema, DecisionStatementSchema]);
+export type BranchStatement = z.infer<typeof BranchStatementSchema>;
+export type DecisionStatement = z.infer<typeof DecisionStatementSchema>;
+export type CitadelStatement = z.infer<typeof CitadelStatementSchema>;
+
+/** Subject names: the fork branch's git branch for a result commit, and this for the landed merge commit. */
+export const landedSubjectName = (forkId: string): string => `citadel/${forkId}/landed`;
+
+/** What `citadel verify` reports: per envelope what it proves, and the first failure, if any. */
+export const AttestationVerificationSchema = z.strictObject({
+  verified: z.boolean(),
+  key_id: z.string().nullable(),
+  /** `verified` only when a public key was given and every signature holds with it. */
+  signer: z.enum(['verified', 'unverified']),
+  fork_id: z.string().nullable(),
+  envelopes: z.array(
+    z.strictObject({
+      line: z.number().int().min(1),
+      predicate_type: z.string(),
+      subjects: z.array(CommitSubjectSchema),
+      /** One line per proven fact, e.g. `verifier passed`. */
+      facts: z.array(z.string()),
+    }),
+  ),
+  /** `not_checked`: given, but an earlier failure stopped the verification first. */
+  proof: z.enum(['matched', 'not_given', 'not_checked']),
+  replay: z.enum(['matched', 'not_given', 'not_checked']),
+  failure: z.strictObject({ code: ErrorCodeSchema, message: z.string(), line: z.number().int().min(1).nullable() }).nullable(),
+});
+export type AttestationVerification = z.infer<typeof AttestationVerificationSchema>;
+
+/** `citadel keys export`: the issuer's public key as a recipient of its attestations needs it. */
+export const IssuerPublicKeySchema = z.strictObject({
+  issuer_id: z.string(),
+  /** PEM of the SubjectPublicKeyInfo: what `citadel verify --public-key` and other verifiers read. */
+  public_key_pem: z.string(),
+  /** The keyid of every envelope this key signs (`signer_public_key_digest`). */
+  public_key_digest: DigestSchema,
+  fingerprint: z.string(),
+});
+export type IssuerPublicKey = z.infer<typeof IssuerPublicKeySchema>;

@@ -1,6 +1,7 @@
 import type { KeyObject } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
-import { digestOf } from '../../shared/digest';
+import { digestOf, type Digest } from '../../shared/digest';
 import type { EnvelopeRejectionReason } from '../../shared/evidence/signed-envelope';
 import { branchIdFor } from '../../shared/executors/executor-set-description';
 import { canonicalProfileOrder, executorSetDigest, profileDigest } from '../../shared/executors/executor-digests';
@@ -12,11 +13,11 @@ import type { BranchRecord, ForkRecord } from '../../shared/fork/fork-record';
 import { modelProof } from '../../shared/fork/model-proof';
 import { branchResultOf, ExecutionReceiptSchema, ForkReceiptSchema, ObservationSchema, type ExecutionReceipt, type Observation } from '../../shared/fork/receipts';
 import { ForkRequestSchema, SignerRecordSchema, type ForkRequest } from '../../shared/fork/fork-request';
-import { containmentDigest } from '../../shared/sandbox/containment-policy';
+import { containmentDigest, type ContainmentTemplate } from '../../shared/sandbox/containment-policy';
 import { attemptFiles, type AttemptFiles } from '../store/fork-layout';
 import type { ForkRoot } from '../store/fork-root';
 import type { ForkStore } from '../store/fork-store';
-import { readStoredJson, UNTRUSTED } from '../store/read-stored-json';
+import { readStoredJson, UNTRUSTED, type StoredJson } from '../store/read-stored-json';
 import { publicKeyDigest, publicKeyFromHex, rawPublicKey } from './signing/public-key';
 import { verifyEnvelope } from './signing/verify-envelope';
 import { signerTrust, type SignerTrust, type TrustAnchors } from './trust/signer-trust';
@@ -61,10 +62,14 @@ export async function verifyFork(ctx: StoredForks, forkId: string): Promise<Veri
   // A fork directory copied over another carries that fork's record and evidence, all consistent.
   if (record.fork_id !== forkId) forkReasons.push('fork_id_mismatch');
   const contractSchema = record.schema_version === 1 ? ContractV1Schema : ContractV2Schema;
-  const contract = await readStoredJson(ctx.store.file(forkId, 'contract'), contractSchema, UNTRUSTED);
-  if (contract.status !== 'valid' || digestOf(contract.value) !== record.contract_digest) forkReasons.push('contract_digest_mismatch');
-  const signer = await readStoredJson(ctx.store.file(forkId, 'signer'), SignerRecordSchema, UNTRUSTED);
-  const request = await readStoredJson(ctx.store.file(forkId, 'request'), ForkRequestSchema, UNTRUSTED);
+  // Read side by side: each is judged on its own below.
+  const [contract, signer, request] = await Promise.all([
+    readStoredJson(ctx.store.file(forkId, 'contract'), contractSchema, UNTRUSTED),
+    readStoredJson(ctx.store.file(forkId, 'signer'), SignerRecordSchema, UNTRUSTED),
+    readStoredJson(ctx.store.file(forkId, 'request'), ForkRequestSchema, UNTRUSTED),
+  ]);
+  const contractDigest = contract.status === 'valid' ? digestOf(contract.value) : null;
+  if (contractDigest === null || contractDigest !== record.contract_digest) forkReasons.push('contract_digest_mismatch');
 
   let publicKey: KeyObject | null = null;
   if (signer.status === 'valid') {
@@ -88,25 +93,33 @@ export async function verifyFork(ctx: StoredForks, forkId: string): Promise<Veri
     }
   }
   // Schema 1 binds no key in its contract, schema 2 binds the key the fork itself carries: either
-  // way only the local key store can say the key is the operator's.
-  const trust = keyDigest === null || signer.status !== 'valid' ? null : await signerTrust(ctx, { issuer_id: signer.value.issuer_id, public_key_digest: keyDigest });
-  if (trust !== null && !trust.trusted) forkReasons.push('signer_untrusted');
+  // way only the local key store can say the key is the operator's. It is asked while the branches
+  // are read and checked (a keychain call can take longer than all of them); its answer is in every
+  // branch's reasons all the same, in the same place.
+  const trustLookup = keyDigest === null || signer.status !== 'valid' ? Promise.resolve(null) : signerTrust(ctx, { issuer_id: signer.value.issuer_id, public_key_digest: keyDigest });
+  const setReasons: VerificationReason[] = [];
   const profiles = request.status === 'valid' ? request.value.profiles : [];
   if (record.schema_version === 2) {
     const setDigest = request.status === 'valid' ? executorSetDigest(profiles) : null;
     if (setDigest === null || setDigest !== record.executor_set_digest || !c || !('executor_set_digest' in c) || c.executor_set_digest !== setDigest) {
-      forkReasons.push('executor_set_mismatch');
+      setReasons.push('executor_set_mismatch');
     }
   } else {
     // Schema 1 binds no executor set: its profiles must be exactly the legacy ones (decisions D4),
     // or an edited request.json would change the requested model shown beside a verified branch.
     const legacy = synthesizeLegacyProfiles(profiles.map((p) => p.runtime).join(','));
-    if (request.status !== 'valid' || !legacy.ok || executorSetDigest(legacy.value) !== executorSetDigest(profiles)) forkReasons.push('executor_set_mismatch');
+    if (request.status !== 'valid' || !legacy.ok || executorSetDigest(legacy.value) !== executorSetDigest(profiles)) setReasons.push('executor_set_mismatch');
   }
-  const slots = branchSlots(record, forkReasons.includes('executor_set_mismatch') ? null : profiles, forkReasons);
+  const slots = branchSlots(record, setReasons.includes('executor_set_mismatch') ? null : profiles, setReasons);
+  const settled = trustLookup.then((trust) => {
+    if (trust !== null && !trust.trusted) forkReasons.push('signer_untrusted');
+    forkReasons.push(...setReasons);
+    return forkReasons;
+  });
   const requiredSteps = 2 + (c?.verifier.command ? 1 : 0);
-  const branches = await Promise.all(slots.map((slot) => verifyBranch(ctx, forkId, record, c, profiles, slot, publicKey, forkReasons, requiredSteps)));
-  return { record, contract: c, forkReasons, trust, branches };
+  // `settled` is awaited here too, so a failed lookup is thrown even for a fork with no branches.
+  const [branches] = await Promise.all([Promise.all(slots.map((slot) => verifyBranch(ctx, forkId, record, c, contractDigest, profiles, slot, publicKey, settled, requiredSteps))), settled]);
+  return { record, contract: c, forkReasons, trust: await trustLookup, branches };
 }
 
 /**
@@ -140,20 +153,23 @@ async function verifyBranch(
   forkId: string,
   record: ForkRecord,
   contract: Contract | null,
+  contractDigest: Digest | null,
   profiles: ForkRequest['profiles'],
   slot: BranchSlot,
   publicKey: KeyObject | null,
-  forkReasons: readonly VerificationReason[],
+  forkReasons: Promise<readonly VerificationReason[]>,
   requiredSteps: number,
 ): Promise<BranchEvidence> {
   const { branchId, branch } = slot;
   const profile = slot.profile ?? profiles.find((p) => branchIdFor(p.profile_id) === branchId) ?? null;
-  const reasons: VerificationReason[] = [...forkReasons];
+  // This branch's own reasons; the fork's come before them once the key store has answered.
+  const own: VerificationReason[] = [];
   const requested = { model: profile?.model ?? null, local_provider: profile?.local_provider ?? null };
   const digests = { execution: null as string | null, wrapper: null as string | null };
   // A bound profile names the branch; fork.json's copy of those names only when nothing binds them.
   const shown = { profile_id: slot.profile?.profile_id ?? branch?.profile_id ?? profile?.profile_id ?? '', runtime: slot.profile?.runtime ?? branch?.runtime ?? profile?.runtime ?? '' };
-  const result = (receipt: ExecutionReceipt | null): BranchEvidence => {
+  const result = async (receipt: ExecutionReceipt | null): Promise<BranchEvidence> => {
+    const reasons = [...(await forkReasons), ...own];
     const verified = receipt !== null && reasons.length === 0;
     return {
       branch_id: branchId,
@@ -169,23 +185,23 @@ async function verifyBranch(
   };
   // Dropped from or duplicated in fork.json: already branch_set_mismatch, and no one entry to read.
   if (branch === null) return result(null);
-  if (profile === null || (record.schema_version === 2 && profileDigest(profile) !== branch.executor_profile_digest)) reasons.push('profile_digest_mismatch');
+  if (profile === null || (record.schema_version === 2 && profileDigest(profile) !== branch.executor_profile_digest)) own.push('profile_digest_mismatch');
   // The profile id and runtime in fork.json must be the profile's.
-  if (profile !== null && (profile.profile_id !== branch.profile_id || profile.runtime !== branch.runtime)) reasons.push('record_mismatch');
+  if (profile !== null && (profile.profile_id !== branch.profile_id || profile.runtime !== branch.runtime)) own.push('record_mismatch');
   if (branch.state !== 'passed' && branch.state !== 'failed') {
-    reasons.push('not_collected');
+    own.push('not_collected');
     return result(null);
   }
   if (publicKey === null) return result(null);
-  const files = attemptFiles(ctx.root, forkId, branch.branch_id, branch.attempt);
-  const envelope = await readEnvelope(files.receipt);
+  const stored = await readAttempt(attemptFiles(ctx.root, forkId, branch.branch_id, branch.attempt), record.schema_version === 2);
+  const envelope = stored.receipt;
   if (envelope === undefined) {
-    reasons.push('receipt_missing');
+    own.push('receipt_missing');
     return result(null);
   }
   const checked = verifyEnvelope(envelope, publicKey, ExecutionReceiptSchema);
   if (!checked.ok) {
-    reasons.push(envelopeReason('receipt', checked.reason));
+    own.push(envelopeReason('receipt', checked.reason));
     return result(null);
   }
   const receipt = checked.receipt;
@@ -199,11 +215,11 @@ async function verifyBranch(
     receipt.contract_digest === record.contract_digest &&
     receipt.executor_profile_digest === branch.executor_profile_digest &&
     receipt.base_revision === record.base_revision;
-  if (!bound) reasons.push('receipt_binding_mismatch');
-  if (receipt.status !== branch.state || receipt.failure_code !== branch.failure_code) reasons.push('record_mismatch');
-  if (contract !== null && !containmentAgrees(contract, branch.branch_id, receipt)) reasons.push('containment_mismatch');
+  if (!bound) own.push('receipt_binding_mismatch');
+  if (receipt.status !== branch.state || receipt.failure_code !== branch.failure_code) own.push('record_mismatch');
+  if (contract !== null && contractDigest !== null && !containmentAgrees(contract, contractDigest, branch.branch_id, receipt)) own.push('containment_mismatch');
   if (record.schema_version === 2) {
-    digests.wrapper = await verifyWrapper(files, forkId, record, contract, branch, receipt, checked.receipt_digest, publicKey, reasons);
+    digests.wrapper = verifyWrapper(stored, forkId, record, contract, branch, receipt, checked.receipt_digest, publicKey, own);
   }
   return result(receipt);
 }
@@ -214,7 +230,7 @@ async function verifyBranch(
  * one from before containment) a receipt that claims no containment. A receipt without the field
  * predates containment, so it agrees only with a runtime-only contract.
  */
-function containmentAgrees(contract: Contract, branchId: string, receipt: ExecutionReceipt): boolean {
+function containmentAgrees(contract: Contract, contractDigest: Digest, branchId: string, receipt: ExecutionReceipt): boolean {
   const bound = contract.containment ?? { mode: 'runtime-only' as const };
   const ran = receipt.containment ?? { mode: 'runtime-only' as const };
   if (bound.mode === 'runtime-only') return ran.mode === 'runtime-only';
@@ -224,12 +240,36 @@ function containmentAgrees(contract: Contract, branchId: string, receipt: Execut
     ran.mode === 'contained' &&
     ran.backend === bound.backend &&
     ran.policy_digest === bound.runtime_policy_digests[branchId] &&
-    ran.policy_digest === containmentDigest(template)
+    ran.policy_digest === templateDigest(contractDigest, branchId, template)
   );
 }
 
-async function verifyWrapper(
-  files: AttemptFiles,
+/** Contracts whose templates' digests are kept: a few forks' worth of re-verification. */
+const KEPT_CONTRACTS = 32;
+const templateDigests = new Map<Digest, Map<string, Digest>>();
+
+/**
+ * A branch's containment template digest. It is a pure function of the contract's content, so it
+ * is kept by contract digest (the digest of the very value the template was read from): a
+ * long-lived process (Mission Control) re-verifying the same forks again and again reuses it.
+ */
+function templateDigest(contractDigest: Digest, branchId: string, template: ContainmentTemplate): Digest {
+  let byBranch = templateDigests.get(contractDigest);
+  if (byBranch === undefined) {
+    byBranch = new Map();
+    templateDigests.set(contractDigest, byBranch);
+    const oldest = templateDigests.keys().next().value;
+    if (templateDigests.size > KEPT_CONTRACTS && oldest !== undefined) templateDigests.delete(oldest);
+  }
+  const kept = byBranch.get(branchId);
+  if (kept !== undefined) return kept;
+  const digest = containmentDigest(template);
+  byBranch.set(branchId, digest);
+  return digest;
+}
+
+function verifyWrapper(
+  stored: StoredAttempt,
   forkId: string,
   record: ForkRecord,
   contract: Contract | null,
@@ -238,8 +278,8 @@ async function verifyWrapper(
   receiptDigest: string,
   publicKey: KeyObject,
   reasons: VerificationReason[],
-): Promise<string | null> {
-  const envelope = await readEnvelope(files.forkReceipt);
+): string | null {
+  const envelope = stored.wrapper;
   if (envelope === undefined) {
     reasons.push('wrapper_missing');
     return null;
@@ -260,9 +300,11 @@ async function verifyWrapper(
     w.issuer_id === issuer;
   if (!bound) reasons.push('wrapper_binding_mismatch');
   const observation: Observation = { telemetry: receipt.telemetry, branch_result_digest: digestOf(branchResultOf(receipt)) };
-  // The stored observation (what the wrapper signed) must be exactly the one recomputed from the receipt.
-  const stored = await readStoredJson(files.observation, ObservationSchema, UNTRUSTED);
-  if (digestOf(observation) !== w.observation_digest || stored.status !== 'valid' || digestOf(stored.value) !== w.observation_digest) reasons.push('observation_mismatch');
+  // The stored observation (what the wrapper signed) must be exactly the one recomputed from the
+  // receipt. Equal JSON values have one canonical form, so only a stored copy that differs is digested.
+  const { observation: kept } = stored;
+  const keptHolds = kept?.status === 'valid' && (isDeepStrictEqual(kept.value, observation) || digestOf(kept.value) === w.observation_digest);
+  if (digestOf(observation) !== w.observation_digest || !keptHolds) reasons.push('observation_mismatch');
   return checked.receipt_digest;
 }
 
@@ -270,6 +312,23 @@ function envelopeReason(which: 'receipt' | 'wrapper', reason: EnvelopeRejectionR
   if (reason === 'digest_mismatch') return `${which}_digest_mismatch`;
   if (reason === 'signature_invalid') return `${which}_signature_invalid`;
   return `${which}_malformed`;
+}
+
+/** One attempt's signed files as stored; the wrapper and observation only where the schema has them (2). */
+interface StoredAttempt {
+  readonly receipt: unknown;
+  readonly wrapper: unknown;
+  readonly observation: StoredJson<Observation> | null;
+}
+
+/** Read side by side, before any is judged: a file not needed after an earlier refusal costs one wasted read, never a check. */
+async function readAttempt(files: AttemptFiles, wrapped: boolean): Promise<StoredAttempt> {
+  const [receipt, wrapper, observation] = await Promise.all([
+    readEnvelope(files.receipt),
+    wrapped ? readEnvelope(files.forkReceipt) : undefined,
+    wrapped ? readStoredJson(files.observation, ObservationSchema, UNTRUSTED) : null,
+  ]);
+  return { receipt, wrapper, observation };
 }
 
 /** A stored envelope: one that cannot be read is missing (undefined); one that is not JSON is null, which no envelope accepts. */

@@ -62,13 +62,13 @@ export async function ensureBranchRepository(baseDir: string, repo: BranchReposi
   // Only Citadel writes here before the git dir exists: a work tree without it is an unfinished try.
   await rm(repo.workTree, { recursive: true, force: true });
   await mkdir(repo.workTree, { recursive: true, mode: 0o700 });
-  await runGit(path.dirname(repo.gitDir), ['init', '--quiet', '--bare', partial.gitDir]);
-  await assertBranchName(partial, branchName);
+  await assertBranchName(path.dirname(repo.gitDir), branchName);
+  // HEAD names the branch from the start (what `symbolic-ref HEAD` did after init, one git process fewer).
+  await runGit(path.dirname(repo.gitDir), ['init', '--quiet', '--bare', `--initial-branch=${branchName}`, partial.gitDir]);
   await runGit(partial, ['config', 'core.bare', 'false']);
   // What `git clone --shared` does, without its remote and tracking config.
   await writeFile(path.join(partial.gitDir, 'objects', 'info', 'alternates'), `${path.join(baseDir, 'objects')}\n`);
   await runGit(partial, ['update-ref', `refs/heads/${branchName}`, base, '']);
-  await runGit(partial, ['symbolic-ref', 'HEAD', `refs/heads/${branchName}`]);
   await runGit(partial, ['read-tree', '--reset', '-u', 'HEAD']);
   await writeFile(path.join(repo.workTree, '.git'), `gitdir: ${repo.gitDir}\n`);
   await rename(partial.gitDir, repo.gitDir);
@@ -77,21 +77,20 @@ export async function ensureBranchRepository(baseDir: string, repo: BranchReposi
 
 /**
  * Citadel's delivery of a collected branch: the commit is fetched from the branch repository into
- * the operator's repository and `refs/heads/<branchName>` is created there, expecting it absent
- * (or already at `commit`, so a retry after a crash succeeds). Refuses with WORKTREE_CONFLICT
- * when the branch exists at anything else.
+ * the operator's repository and `refs/heads/<branchName>` is created there. `current` is that
+ * branch's commit as the caller just read it, name checked (null: absent; delivery-namespace.ts
+ * reads it with the namespace check). At `commit` already, a retry after a crash succeeds; at
+ * anything else it is refused with WORKTREE_CONFLICT. Creation still expects the branch absent,
+ * so one made since the read is never overwritten.
  */
-export async function deliverResult(operatorRepo: string, repo: BranchRepository, branchName: string, commit: string): Promise<'delivered' | 'already'> {
-  await assertBranchName(operatorRepo, branchName);
-  const ref = `refs/heads/${branchName}`;
-  const current = await revParse(operatorRepo, ref);
+export async function deliverResult(operatorRepo: string, repo: BranchRepository, branchName: string, commit: string, current: string | null): Promise<'delivered' | 'already'> {
   if (current === commit) return 'already';
   if (current !== null) {
     throw new CitadelError('WORKTREE_CONFLICT', `${branchName} already exists in ${operatorRepo} at ${current}`, { details: { branch: branchName, branch_head: current, result: commit } });
   }
   // upload-pack runs in the branch repository, whose config the containment check has just found unchanged.
   await runGit(operatorRepo, [...LOCAL_FETCH, 'fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--end-of-options', repo.gitDir, commit]);
-  await runGit(operatorRepo, ['update-ref', ref, commit, '0'.repeat(commit.length)]);
+  await runGit(operatorRepo, ['update-ref', `refs/heads/${branchName}`, commit, '0'.repeat(commit.length)]);
   return 'delivered';
 }
 

@@ -1,4 +1,4 @@
-import { constants } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import type { Violation } from '../../shared/errors';
 
@@ -38,10 +38,9 @@ const CHUNK_BYTES = 64 * 1024;
 export async function openRegularFile(file: string, symlinks: SymlinkPolicy): Promise<OpenedRegularFile> {
   let handle: FileHandle;
   try {
-    handle = await open(file, constants.O_RDONLY | NONBLOCK | (symlinks === 'refuse' ? NOFOLLOW : 0));
+    handle = await open(file, openFlags(symlinks));
   } catch (error) {
-    const reason = errorReason(error);
-    return { ok: false, reason: reason === 'ELOOP' && symlinks === 'refuse' ? SYMLINK_REFUSED : reason };
+    return { ok: false, reason: openFailure(error, symlinks) };
   }
   try {
     const info = await handle.stat();
@@ -54,31 +53,61 @@ export async function openRegularFile(file: string, symlinks: SymlinkPolicy): Pr
   }
 }
 
-/** A regular file's bytes, never more than `maxBytes` + 1 read: a larger file is `file_too_large`. */
+/**
+ * A regular file's bytes, never more than `maxBytes` + 1 read: a larger file is `file_too_large`.
+ * Opened and checked as `openRegularFile` does, then read with synchronous calls on the
+ * descriptor: these are bounded reads of local files that cannot wait (O_NONBLOCK, and fstat
+ * refuses a FIFO or device before any read), and re-verification reads dozens at a time: for the
+ * 52 small files of a 16-branch fork, measured on a loaded 2-core machine, FileHandle reads took
+ * 3.7 ms, callback reads 1.65 ms (four thread-pool round trips per file), synchronous ones 0.3 ms.
+ * Still async for its callers: any failure (even of close) reaches them as a rejection.
+ */
 export async function readBoundedBytes(file: string, maxBytes: number, symlinks: SymlinkPolicy): Promise<BoundedBytesResult> {
-  const opened = await openRegularFile(file, symlinks);
-  if (!opened.ok) return { ok: false, kind: 'unreadable', reason: opened.reason };
-  const { handle } = opened;
+  return readBoundedBytesNow(file, maxBytes, symlinks);
+}
+
+function readBoundedBytesNow(file: string, maxBytes: number, symlinks: SymlinkPolicy): BoundedBytesResult {
+  let fd: number;
   try {
-    // Read in chunks rather than trusting the size fstat gave: the file may still be growing.
-    const chunks: Buffer[] = [];
-    let length = 0;
-    while (length <= maxBytes) {
-      const chunk = Buffer.alloc(Math.min(CHUNK_BYTES, maxBytes + 1 - length));
-      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
-      if (bytesRead === 0) break;
-      chunks.push(chunk.subarray(0, bytesRead));
-      length += bytesRead;
-    }
-    if (length > maxBytes) {
+    fd = openSync(file, openFlags(symlinks));
+  } catch (error) {
+    return { ok: false, kind: 'unreadable', reason: openFailure(error, symlinks) };
+  }
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) return { ok: false, kind: 'unreadable', reason: NOT_REGULAR_FILE };
+    const bytes = readUpTo(fd, info.size, maxBytes + 1);
+    if (bytes.length > maxBytes) {
       return { ok: false, kind: 'invalid', violation: { path: '$', rule: 'file_too_large', message: `the file is larger than ${maxBytes} bytes` } };
     }
-    return { ok: true, bytes: Buffer.concat(chunks, length) };
+    return { ok: true, bytes };
   } catch (error) {
     return { ok: false, kind: 'unreadable', reason: errorReason(error) };
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
+}
+
+/**
+ * Up to `limit` bytes from the current offset. fstat's size is only a hint (the file may still be
+ * growing), so the first read asks for one byte more than it: a file that gives exactly its size
+ * and then reads short has ended, in one read. A file that filled the buffer (it grew) or that
+ * fstat calls empty (a pseudo-file) is read on until a read returns nothing or the limit is reached.
+ */
+function readUpTo(fd: number, size: number, limit: number): Buffer {
+  let buffer = Buffer.allocUnsafe(Math.min(size + 1, limit));
+  let length = 0;
+  for (;;) {
+    const bytesRead = readSync(fd, buffer, length, buffer.length - length, null);
+    length += bytesRead;
+    if (bytesRead === 0 || length === limit || (size > 0 && length >= size && length < buffer.length)) break;
+    if (length === buffer.length) {
+      const grown = Buffer.allocUnsafe(Math.min(buffer.length + CHUNK_BYTES, limit));
+      buffer.copy(grown, 0, 0, length);
+      buffer = grown;
+    }
+  }
+  return buffer.subarray(0, length);
 }
 
 /** Reads a UTF-8 text file as `readBoundedBytes` does, with fatal decoding. */
@@ -112,6 +141,14 @@ export async function readTail(file: string, maxBytes: number): Promise<TailResu
   } finally {
     await handle.close();
   }
+}
+
+const openFlags = (symlinks: SymlinkPolicy): number => constants.O_RDONLY | NONBLOCK | (symlinks === 'refuse' ? NOFOLLOW : 0);
+
+/** O_NOFOLLOW fails a symlink with ELOOP: named as the refusal it is. */
+function openFailure(error: unknown, symlinks: SymlinkPolicy): string {
+  const reason = errorReason(error);
+  return reason === 'ELOOP' && symlinks === 'refuse' ? SYMLINK_REFUSED : reason;
 }
 
 function errorReason(error: unknown): string {

@@ -68,7 +68,10 @@ export async function run({ log = (line) => process.stderr.write(`${line}\n`) } 
     const citadel = async () => {
       const verified = await verifyFork(ctx, forkId);
       const comparison = compareBranches(verified.branches);
-      if (comparison.branches.filter((b) => b.receipt_verified).length !== 16) throw new Error('not every branch verified');
+      const unverified = verified.branches.filter((b) => !b.receipt_verified);
+      if (comparison.branches.filter((b) => b.receipt_verified).length !== 16) {
+        throw new Error(`not every branch verified: ${unverified.map((b) => `${b.branch_id} (${b.reasons.join(', ')})`).join('; ')}`);
+      }
     };
     const forkDir = path.join(env.CITADEL_HOME, 'forks', forkId);
     const bare = () => {

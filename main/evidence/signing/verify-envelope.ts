@@ -9,7 +9,9 @@ export type EnvelopeVerification<T> =
   | { readonly ok: false; readonly reason: EnvelopeRejectionReason; readonly message: string };
 
 // The envelope's shape with any algorithm name, so that a foreign algorithm is reported as such.
-const EnvelopeShapeSchema = signedEnvelopeSchema(z.json()).extend({ algorithm: z.string() });
+// The receipt is not walked here (z.json() took as long as the signature check): its canonical
+// text, computed once below for the digest and the signature, is what refuses a non-JSON receipt.
+const EnvelopeShapeSchema = signedEnvelopeSchema(z.unknown()).extend({ algorithm: z.string() });
 
 /**
  * Checks an untrusted envelope against a public key, in the order of ENVELOPE_REJECTION_REASONS,
@@ -24,15 +26,15 @@ export function verifyEnvelope<S extends z.ZodType>(
   const shape = EnvelopeShapeSchema.safeParse(envelope);
   if (!shape.success) return reject('envelope_malformed', z.prettifyError(shape.error));
   const { algorithm, receipt_digest, signature } = shape.data;
-  if (algorithm !== SIGNATURE_ALGORITHM) return reject('algorithm_unsupported', `algorithm "${algorithm}" is not ${SIGNATURE_ALGORITHM}`);
-
-  const receipt = (envelope as { receipt: unknown }).receipt;
+  // A missing receipt, or one JSON cannot carry, is part of a malformed envelope: checked before the algorithm.
+  const receipt = (envelope as { receipt?: unknown }).receipt;
   let text: string;
   try {
     text = canonicalJson(receipt);
   } catch (error) {
     return reject('envelope_malformed', `the receipt has no canonical JSON form: ${String(error)}`);
   }
+  if (algorithm !== SIGNATURE_ALGORITHM) return reject('algorithm_unsupported', `algorithm "${algorithm}" is not ${SIGNATURE_ALGORITHM}`);
   if (sha256Digest(text) !== receipt_digest) return reject('digest_mismatch', 'receipt_digest is not the digest of the receipt');
   if (!signatureHolds(text, signature, publicKey)) return reject('signature_invalid', 'the signature does not verify with the public key');
 

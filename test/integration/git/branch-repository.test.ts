@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { deliverResult, ensureBaseRepository, ensureBranchRepository, removeBranchRepository } from '../../../main/git/branch-repository';
 import { runGit } from '../../../main/git/run';
+import { assertDeliveryNamespaceFree, resultBranchHead } from '../../../main/orchestrator/delivery-namespace';
 import { useTempDirs } from '../../support/temp-dir';
 import { commitFiles, git, makeBranchRepository, makeRepo, writeFiles } from './git-fixture';
 
@@ -76,14 +77,40 @@ describe('deliverResult', () => {
     const result = commitFiles(repository.workTree, 'result', { 'result.txt': 'result\n' });
     expect(objectsOf(path.join(repo, '.git'))).not.toContain(result);
 
-    expect(await deliverResult(repo, repository, 'citadel/f/branch-a', result)).toBe('delivered');
+    const deliver = async (commit: string) => deliverResult(repo, repository, 'citadel/f/branch-a', commit, await resultBranchHead(repo, 'citadel/f/branch-a'));
+    expect(await deliver(result)).toBe('delivered');
     expect(git(repo, 'rev-parse', 'refs/heads/citadel/f/branch-a')).toBe(result);
     expect(git(repo, 'show', 'citadel/f/branch-a:result.txt')).toBe('result');
     // A retry after a crash finds it done; a branch at anything else is refused, not moved.
-    expect(await deliverResult(repo, repository, 'citadel/f/branch-a', result)).toBe('already');
+    expect(await deliver(result)).toBe('already');
     const base = git(repo, 'rev-parse', 'main');
-    await expect(deliverResult(repo, repository, 'citadel/f/branch-a', base)).rejects.toMatchObject({ code: 'WORKTREE_CONFLICT' });
+    await expect(deliver(base)).rejects.toMatchObject({ code: 'WORKTREE_CONFLICT' });
     expect(git(repo, 'rev-parse', 'refs/heads/citadel/f/branch-a')).toBe(result);
+    // A branch created after the read is not overwritten: creation still expects it absent.
+    git(repo, 'branch', 'citadel/f/branch-b', 'main');
+    await expect(deliverResult(repo, repository, 'citadel/f/branch-b', result, null)).rejects.toMatchObject({ code: 'GIT_FAILED' });
+    expect(git(repo, 'rev-parse', 'refs/heads/citadel/f/branch-b')).toBe(base);
+  });
+
+  it('reads the result branch and its leading parts in one lookup: a leading part is refused, a ref that only ends like one is not', async () => {
+    const root = realpathSync(tempDir());
+    const repo = makeRepo(root);
+    const base = git(repo, 'rev-parse', 'main');
+    expect(await resultBranchHead(repo, 'citadel/f/branch-a')).toBeNull();
+    // show-ref matches the last components of any ref: these end like the names but are not branches.
+    git(repo, 'update-ref', 'refs/notes/refs/heads/citadel/f', base);
+    git(repo, 'update-ref', 'refs/tags/refs/heads/citadel/f/branch-a', base);
+    expect(await resultBranchHead(repo, 'citadel/f/branch-a')).toBeNull();
+    await assertDeliveryNamespaceFree(repo, ['citadel/f/branch-a', 'citadel/f/branch-b']);
+    git(repo, 'branch', 'citadel/f/branch-a', base);
+    expect(await resultBranchHead(repo, 'citadel/f/branch-a')).toBe(base);
+    await expect(assertDeliveryNamespaceFree(repo, ['citadel/f/branch-b', 'citadel/f/branch-a'])).rejects.toMatchObject({ code: 'BRANCH_NAMESPACE_CONFLICT', details: { ref: 'refs/heads/citadel/f/branch-a' } });
+    git(repo, 'branch', '-D', 'citadel/f/branch-a');
+    git(repo, 'branch', 'citadel/f', base);
+    await expect(resultBranchHead(repo, 'citadel/f/branch-a')).rejects.toMatchObject({ code: 'BRANCH_NAMESPACE_CONFLICT', details: { ref: 'refs/heads/citadel/f' } });
+    await expect(assertDeliveryNamespaceFree(repo, ['citadel/f/branch-a'])).rejects.toMatchObject({ code: 'BRANCH_NAMESPACE_CONFLICT', details: { ref: 'refs/heads/citadel/f' } });
+    await expect(resultBranchHead(repo, 'citadel/f/bad..name')).rejects.toMatchObject({ code: 'GIT_REF_INVALID' });
+    await expect(assertDeliveryNamespaceFree(repo, ['citadel/g/ok', 'citadel/g/-x/..'])).rejects.toMatchObject({ code: 'GIT_REF_INVALID' });
   });
 
   it('removeBranchRepository removes the git dir and the work tree, and says when nothing was there', async () => {

@@ -137,15 +137,14 @@ describe('a fork verifies only against a key this machine trusts', () => {
     const select = await h.cli(['fork', 'select', forkId, 'branch-codex-mini', '--reason', 'forged pass', '--json'], FILE_STORE);
     expect(select.code).toBe(1);
     expect(json<{ error: { code: string } }>(select).error.code).toBe('SELECTION_REFUSED');
-    // The token issued before the forgery is refused at confirmation: landing re-checks the signer.
+    // The token issued before the forgery is refused at confirmation: the genuine selection's
+    // signature does not hold under the substituted signer, so no plan stands on it.
     const landed = await h.cli(['fork', 'land', forkId, '--confirm', plan.token ?? '', '--json'], FILE_STORE);
     expect(landed.code).toBe(1);
-    const error = json<{ error: { code: string; details: { failed: string[] } } }>(landed).error;
-    expect(error.code).toBe('LANDING_PRECONDITION_FAILED');
-    expect(error.details.failed).toContain('receipt_verified');
-    const replan = json<{ token: string | null; checks: { name: string; ok: boolean; reason: string | null }[] }>(await h.cli(['fork', 'land', forkId, '--json'], FILE_STORE));
-    expect(replan.token).toBeNull();
-    expect(replan.checks.find((c) => c.name === 'receipt_verified')).toMatchObject({ ok: false, reason: expect.stringContaining('signer_untrusted') });
+    expect(json<{ error: { code: string } }>(landed).error.code).toBe('SELECTION_SIGNATURE_INVALID');
+    const replan = await h.cli(['fork', 'land', forkId, '--json'], FILE_STORE);
+    expect(replan.code).toBe(1);
+    expect(json<{ error: { code: string } }>(replan).error.code).toBe('SELECTION_SIGNATURE_INVALID');
     expect(h.gitIn(h.repo, 'rev-parse', 'HEAD')).toBe(head);
 
     // Control: where the forger's key is the local issuer key, the same files verify and the forged pass is recommended.

@@ -199,6 +199,13 @@ describe('verifyEnvelope rejects every tampering with the right reason', () => {
     for (const input of malformed) expectRejected(verifyEnvelope(input, publicKey, WrapperSchema), 'envelope_malformed');
   });
 
+  it('a receipt JSON cannot carry canonically is malformed before its algorithm is looked at', () => {
+    // JSON.parse gives a lone surrogate; RFC 8785 has no form for it.
+    const lone: unknown = JSON.parse('{"note":"\\ud800"}');
+    for (const algorithm of ['ed25519', 'ed448']) expectRejected(verifyEnvelope({ ...envelope, algorithm, receipt: lone }, publicKey, z.json()), 'envelope_malformed');
+    expectRejected(verifyEnvelope({ ...envelope, algorithm: 'ed448', receipt: { ...WRAPPER, when: new Date() } }, publicKey, WrapperSchema), 'envelope_malformed');
+  });
+
   it('a non-canonical spelling of the same signature bytes: envelope_malformed', () => {
     const text = envelope.signature;
     const last = text.charAt(85);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -57,6 +57,31 @@ describe('openRegularFile / readBoundedBytes', () => {
     writeFileSync(file, Buffer.alloc(200_000, 0x61));
     expect(await readBoundedBytes(file, 200_000, 'refuse')).toMatchObject({ ok: true, bytes: { length: 200_000 } });
     expect(await readBoundedBytes(file, 199_999, 'refuse')).toMatchObject({ ok: false, kind: 'invalid', violation: { rule: 'file_too_large' } });
+  });
+
+  it('reads a file whose fstat size is not its length (a pseudo-file) to its end, not to the size fstat gave', async () => {
+    // /proc/self/maps is a regular file that fstat calls empty and that reads short one page at a
+    // time (measured: 4017 bytes, then 3284): a read that stopped at its first short read gets half.
+    const lines = (text: string): number => text.split('\n').length;
+    const whole = readFileSync('/proc/self/maps', 'utf8');
+    expect(whole.length).toBeGreaterThan(8192);
+    const read = await readBoundedText('/proc/self/maps', STORED_FILE_MAX_BYTES.record, 'follow');
+    if (!read.ok) throw new Error(`unread: ${JSON.stringify(read)}`);
+    // The process's mappings may change between the two reads; half of them would be far off.
+    expect(lines(read.text)).toBeGreaterThan(lines(whole) * 0.9);
+    expect(read.text.endsWith('\n')).toBe(true);
+    expect(await readBoundedBytes('/proc/self/maps', 10, 'follow')).toMatchObject({ ok: false, kind: 'invalid', violation: { rule: 'file_too_large' } });
+  });
+
+  it('reads an empty file, and a file of exactly the limit, in full', async () => {
+    const f = fixtures();
+    const empty = f.at('empty.json');
+    writeFileSync(empty, '');
+    expect(await readBoundedBytes(empty, 10, 'refuse')).toEqual({ ok: true, bytes: Buffer.alloc(0) });
+    const exact = f.at('exact.json');
+    writeFileSync(exact, '0123456789');
+    expect(await readBoundedText(exact, 10, 'refuse')).toEqual({ ok: true, text: '0123456789' });
+    expect(await readBoundedBytes(exact, 9, 'refuse')).toMatchObject({ ok: false, kind: 'invalid', violation: { rule: 'file_too_large' } });
   });
 
   it('readTail reads only the end, and says when the start was cut', async () => {

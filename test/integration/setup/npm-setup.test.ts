@@ -15,18 +15,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { branch, BUGGY_SUM, FIXED_SUM, ForkHarness, parseDoc, WRONG_SUM } from '../../support/fork-harness';
+import { NPM_PACKAGE_JSON } from '../../support/npm-project';
 import { useTempDirs } from '../../support/temp-dir';
 
 const tempDir = useTempDirs();
 
-const PACKAGE_JSON = {
-  name: 'sum-project',
-  version: '1.0.0',
-  private: true,
-  type: 'module',
-  scripts: { test: 'node --test test/sum.test.js' },
-  dependencies: { 'is-number': '7.0.0' },
-};
+// The project of test/support/npm-project.ts; here its lock is made against the real registry.
+const PACKAGE_JSON = NPM_PACKAGE_JSON;
 // The tests read an ignored .env the operator chose in .worktreeinclude: without the copy, every branch would fail.
 const ENV_FILE = 'SUM_EXPECTED=5\nAPI_TOKEN=env-file-secret-4b1f9e\n';
 const SUM_TEST = [

@@ -75,6 +75,12 @@ function createFakeElectron() {
     isMinimized = () => false;
     focus = vi.fn();
   }
+  class Notification {
+    static readonly shown: { title: string; body: string }[] = [];
+    static isSupported = () => true;
+    constructor(readonly options: { title: string; body: string }) {}
+    show = () => void Notification.shown.push(this.options);
+  }
   const privileged: { atReady: boolean; schemes: unknown }[] = [];
   const protocolHandlers = new Map<string, (request: { url: string; method: string }) => Promise<Response>>();
   const sessionHandlers: Record<string, Handler> = {};
@@ -85,6 +91,7 @@ function createFakeElectron() {
       ready();
     },
     BrowserWindow,
+    Notification,
     ipcMain: new FakeIpcMain(),
     dialog: {
       showErrorBox: vi.fn(),
@@ -129,6 +136,9 @@ vi.mock('electron', () => ({
   },
   get net() {
     return fake.current.net;
+  },
+  get Notification() {
+    return fake.current.Notification;
   },
   get protocol() {
     return fake.current.protocol;
@@ -253,6 +263,14 @@ describe('the Electron entry', () => {
     const event = { type: 'fork_state', fork_id: 'fork-01jq0000000000000000000000', state: 'running', revision: 1 } as const;
     service.fake.emit(event);
     expect(window.webContents.sent).toEqual([[EVENT_CHANNEL, event]]);
+  });
+
+  it('shows a desktop notification from main when a fork becomes ready, not for other states', async () => {
+    const { electron, service } = await startedApp();
+    const fork = 'fork-01jq0000000000000000000000';
+    service.fake.emit({ type: 'fork_state', fork_id: fork, state: 'running', revision: 1 });
+    service.fake.emit({ type: 'fork_state', fork_id: fork, state: 'ready', revision: 2 });
+    expect(electron.Notification.shown).toEqual([{ title: 'Citadel: fork ready', body: `Fork ${fork} is ready: compare its branches and select one.` }]);
   });
 
   it('serves only renderer files, each with the CSP', async () => {

@@ -16,18 +16,18 @@ import { loadWorkflow } from './load-workflow';
  */
 export async function previewStart(ctx: Pick<OrchestratorContext, 'adapters' | 'env'>, request: PreviewForkRequest): Promise<StartPreview> {
   const fields = { objective: check(), repo: check(), executors: check(), workflow_file: check() };
-  attempt(fields.objective, () => validObjective(request.objective));
+  await attempt(fields.objective, () => validObjective(request.objective));
 
   const repo = await checkRepository(request.repo, ctx.env, fields.repo);
-  const worktreeInclude = repo === null ? [] : await attemptAsync(fields.repo, async () => (await resolveWorktreeIncludes(repo.root))?.entries.map((e) => e.path) ?? []);
+  const worktreeInclude = repo === null ? [] : await attempt(fields.repo, async () => (await resolveWorktreeIncludes(repo.root))?.entries.map((e) => e.path) ?? []);
 
-  const executors = attempt(fields.executors, () => previewFork(ctx, request.executors, request.containment === 'runtime-only' ? 'runtime-only' : 'contained'));
+  const executors = await attempt(fields.executors, () => previewFork(ctx, request.executors, request.containment === 'runtime-only' ? 'runtime-only' : 'contained'));
 
   const file = request.workflow_file === null || request.workflow_file.trim() === '' ? undefined : request.workflow_file;
   let workflow: StartPreview['workflow'] = null;
   if (file !== undefined && repo === null) fields.workflow_file.warnings.push('Checked once the repository path is valid (a workflow file inside the repository is protected too).');
   else if (repo !== null) {
-    const loaded = await attemptAsync(fields.workflow_file, () => loadWorkflow(file, repo.root, ctx.env));
+    const loaded = await attempt(fields.workflow_file, () => loadWorkflow(file, repo.root, ctx.env));
     if (loaded !== null) {
       workflow = {
         source: loaded.workflow.source,
@@ -62,7 +62,7 @@ async function checkRepository(given: string, env: Readonly<Record<string, strin
     return refuse(`"~" is not expanded here; write the full path${home === undefined ? '' : `, for example ${path.join(home, trimmed.slice(2))}`}.`);
   }
   if (!path.isAbsolute(trimmed)) return refuse('Write the full path of the repository (it starts with /).');
-  const repo = await attemptAsync(field, () => repositoryInfo(trimmed));
+  const repo = await attempt(field, () => repositoryInfo(trimmed));
   if (repo === null) return null;
   if (repo.root !== path.resolve(trimmed)) field.warnings.push(`This folder is inside the repository at ${repo.root}; the fork works on that whole repository.`);
   if (repo.branch === null) field.warnings.push(`HEAD is detached at ${repo.head.slice(0, 12)}: the fork can run, but landing needs a checked-out branch.`);
@@ -74,16 +74,8 @@ async function checkRepository(given: string, env: Readonly<Record<string, strin
 
 const check = (): FieldCheck => ({ problems: [], warnings: [] });
 
-function attempt<T>(field: { problems: FieldProblem[] }, run: () => T): T | null {
-  try {
-    return run();
-  } catch (error) {
-    field.problems.push(...problemsOf(error));
-    return null;
-  }
-}
-
-async function attemptAsync<T>(field: { problems: FieldProblem[] }, run: () => Promise<T>): Promise<T | null> {
+/** Runs one of start's checks; a typed refusal becomes the field's problems (null), anything else is thrown. */
+async function attempt<T>(field: { problems: FieldProblem[] }, run: () => T | Promise<T>): Promise<T | null> {
   try {
     return await run();
   } catch (error) {

@@ -87,6 +87,14 @@ export class ForkHarness {
     return { run, doc: parseDoc(run) };
   }
 
+  /** `fork land` for its token, then `fork land --confirm TOKEN`; throws with the output when either is refused. */
+  async landConfirmed(forkId: string, extra: Record<string, string> = {}): Promise<void> {
+    const plan = JSON.parse((await this.cli(['fork', 'land', forkId, '--json'], extra)).stdout) as { token: string | null; checks: unknown[] };
+    if (plan.token === null) throw new Error(`no landing token: ${JSON.stringify(plan.checks)}`);
+    const landed = await this.cli(['fork', 'land', forkId, '--confirm', plan.token, '--json'], extra);
+    if (landed.code !== 0) throw new Error(`landing refused: ${landed.stdout}${landed.stderr}`);
+  }
+
   gitIn(dir: string, ...args: string[]): string {
     return git(dir, ...args);
   }

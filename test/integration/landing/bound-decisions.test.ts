@@ -37,12 +37,6 @@ async function selectedFork(prefix: string): Promise<{ h: ForkHarness; forkId: s
 
 const errorCode = (run: CliRun): string | undefined => (JSON.parse(run.stdout) as { error?: { code: string } }).error?.code;
 
-async function landAndConfirm(h: ForkHarness, forkId: string): Promise<void> {
-  const plan = JSON.parse((await h.cli(['fork', 'land', forkId, '--json'], env)).stdout) as { token: string | null; checks: unknown[] };
-  expect(plan.token, JSON.stringify(plan.checks)).not.toBeNull();
-  const landed = await h.cli(['fork', 'land', forkId, '--confirm', plan.token ?? '', '--json'], env);
-  expect(landed.code, landed.stdout).toBe(0);
-}
 
 describe('decisions follow the journal', () => {
   it('an edited selection.json is refused by land and not shown by replay; the journaled selection lands', { timeout: 240_000 }, async () => {
@@ -86,12 +80,12 @@ describe('decisions follow the journal', () => {
     writeFileSync(recordFile, record);
 
     // The control: the journaled selection, as recorded, plans and lands.
-    await landAndConfirm(h, forkId);
+    await h.landConfirmed(forkId, env);
   });
 
   it('a landed fork with a forged fork.json state: resumability and resume follow the journal and landing.json', { timeout: 240_000 }, async () => {
     const { h, forkId } = await selectedFork('citadel-bound-landed-');
-    await landAndConfirm(h, forkId);
+    await h.landConfirmed(forkId, env);
     const ctx = await openOrchestratorContext({ env: h.env(env) });
     const recordFile = path.join(h.forkDir(forkId), 'fork.json');
     const landingFile = path.join(h.forkDir(forkId), 'landing.json');

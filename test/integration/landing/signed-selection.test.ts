@@ -50,12 +50,6 @@ function unsignedJournal(text: string): string {
     .join('');
 }
 
-async function landAndConfirm(h: ForkHarness, forkId: string): Promise<void> {
-  const checks = JSON.parse((await h.cli(['fork', 'land', forkId, '--json'], env)).stdout) as { token: string | null; checks: unknown[] };
-  expect(checks.token, JSON.stringify(checks.checks)).not.toBeNull();
-  const landed = await h.cli(['fork', 'land', forkId, '--confirm', checks.token ?? '', '--json'], env);
-  expect(landed.code, landed.stdout).toBe(0);
-}
 
 describe('a signed selection', () => {
   it('forged, re-signed and legacy selections: only a trusted signature or a legacy journal-bound selection plans; the signed one lands', { timeout: 300_000 }, async () => {
@@ -126,7 +120,7 @@ describe('a signed selection', () => {
 
     // The control: the signed selection, as recorded, plans and lands.
     restore();
-    await landAndConfirm(h, forkId);
+    await h.landConfirmed(forkId, env);
   });
 
   it('a selection made before selections were signed still lands, and replay shows it unsigned', { timeout: 240_000 }, async () => {
@@ -134,7 +128,7 @@ describe('a signed selection', () => {
     rmSync(path.join(dir, 'selection.sig.json'));
     const journalFile = path.join(dir, 'journal.jsonl');
     writeFileSync(journalFile, unsignedJournal(readFileSync(journalFile, 'utf8')));
-    await landAndConfirm(h, forkId);
+    await h.landConfirmed(forkId, env);
     const replay = JSON.parse((await h.cli(['fork', 'replay', forkId, '--json'], env)).stdout) as { selection: Record<string, unknown>; landing: Record<string, unknown> };
     expect(replay.selection).toMatchObject({ selected: true, branch_id: 'branch-claude', signature: 'unsigned' });
     expect(replay.landing).toMatchObject({ landed: true });

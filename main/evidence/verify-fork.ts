@@ -14,6 +14,7 @@ import { modelProof } from '../../shared/fork/model-proof';
 import { branchResultOf, ExecutionReceiptSchema, ForkReceiptSchema, ObservationSchema, type ExecutionReceipt, type Observation } from '../../shared/fork/receipts';
 import { ForkRequestSchema, SignerRecordSchema, type ForkRequest } from '../../shared/fork/fork-request';
 import { containmentDigest, type ContainmentTemplate } from '../../shared/sandbox/containment-policy';
+import { setupPolicyDigest } from '../setup/setup-template';
 import { attemptFiles, type AttemptFiles } from '../store/fork-layout';
 import type { ForkRoot } from '../store/fork-root';
 import type { ForkStore } from '../store/fork-store';
@@ -218,6 +219,8 @@ async function verifyBranch(
   if (!bound) own.push('receipt_binding_mismatch');
   if (receipt.status !== branch.state || receipt.failure_code !== branch.failure_code) own.push('record_mismatch');
   if (contract !== null && contractDigest !== null && !containmentAgrees(contract, contractDigest, branch.branch_id, receipt)) own.push('containment_mismatch');
+  if (contract !== null && !setupAgrees(contract, receipt)) own.push('setup_mismatch');
+  if (contract !== null && !worktreeIncludeAgrees(contract, receipt)) own.push('worktree_include_mismatch');
   if (record.schema_version === 2) {
     digests.wrapper = verifyWrapper(stored, forkId, record, contract, branch, receipt, checked.receipt_digest, publicKey, own);
   }
@@ -242,6 +245,34 @@ function containmentAgrees(contract: Contract, contractDigest: Digest, branchId:
     ran.policy_digest === bound.runtime_policy_digests[branchId] &&
     ran.policy_digest === templateDigest(contractDigest, branchId, template)
   );
+}
+
+/**
+ * A receipt's setup is the one its contract froze (issue 13): none without setup; with setup, every
+ * step in order and passed (the runtime starts only after setup passed), contained as the contract
+ * binds, with the policy digest recomputed from the contract's verifier template and setup steps.
+ */
+function setupAgrees(contract: Contract, receipt: ExecutionReceipt): boolean {
+  const steps = contract.workflow.setup;
+  const ran = receipt.setup;
+  if (steps === undefined || ran === undefined) return steps === undefined && ran === undefined;
+  const sameSteps = ran.steps.length === steps.length && ran.steps.every((step, i) => step.id === steps[i]?.id && step.status === 'passed');
+  const bound = contract.containment ?? { mode: 'runtime-only' as const };
+  if (bound.mode === 'runtime-only') return sameSteps && ran.containment.mode === 'runtime-only';
+  return (
+    sameSteps &&
+    ran.containment.mode === 'contained' &&
+    ran.containment.backend === bound.backend &&
+    ran.containment.policy_digest === setupPolicyDigest(bound.verifier, steps)
+  );
+}
+
+/** The files a receipt says its copy wrote (measured by the copy) are exactly the contract's `.worktreeinclude` files (path and digest, in order); none when it names none. */
+function worktreeIncludeAgrees(contract: Contract, receipt: ExecutionReceipt): boolean {
+  const frozen = contract.worktree_include;
+  const copied = receipt.worktree_include;
+  if (frozen === undefined || copied === undefined) return frozen === undefined && copied === undefined;
+  return isDeepStrictEqual(copied, frozen.map(({ path, digest }) => ({ path, digest })));
 }
 
 /** Contracts whose templates' digests are kept: a few forks' worth of re-verification. */

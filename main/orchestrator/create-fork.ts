@@ -16,7 +16,7 @@ import type { ForkRequest, SignerRecord } from '../../shared/fork/fork-request';
 import type { ContainmentChoice } from '../../shared/fork/containment-facts';
 import { contractContainment } from './branch-containment';
 import { assertDeliveryNamespaceFree } from './delivery-namespace';
-import { loadWorkflow } from './load-workflow';
+import { resolveWorkflow } from './load-workflow';
 import { newForkId } from './new-fork-id';
 import { adapterFor } from '../runtimes/registry';
 import { profileFor } from '../runtimes/runtime-adapter';
@@ -28,6 +28,8 @@ export interface CreateForkInput {
   readonly executors: ExecutorInput;
   readonly repo: string;
   readonly workflowFile?: string | undefined;
+  /** The New Fork editor's workflow (untrusted, checked against the shared schema), instead of a file. */
+  readonly workflow?: unknown;
   readonly budgetSeconds?: number | undefined;
   /** Attempts each branch may have, its first included (the budget's max_attempts). */
   readonly maxAttempts?: number | undefined;
@@ -53,7 +55,7 @@ export async function createFork(ctx: OrchestratorContext, input: CreateForkInpu
   const { profiles, schemaVersion } = resolveProfiles(input.executors, ctx);
   const budget = validBudget(input.budgetSeconds, input.maxAttempts);
   const repo = await repositoryInfo(input.repo);
-  const loaded = await loadWorkflow(input.workflowFile, repo.root, ctx.env);
+  const loaded = await resolveWorkflow({ file: input.workflowFile, inline: input.workflow }, repo.root, ctx.env);
   // Refused here (a tracked file, a symlink, a path outside the repository), before any fork state exists.
   const includes = await resolveWorktreeIncludes(repo.root);
   // Fail closed before anything exists: no sandbox, no fork (unless the operator chose runtime-only).

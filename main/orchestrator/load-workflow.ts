@@ -2,7 +2,17 @@ import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { sha256Digest } from '../../shared/digest';
 import { CitadelError, type Violation } from '../../shared/errors';
-import { BUILTIN_STEPS, WorkflowFileSchema, type SetupStep, type Verifier, type Workflow, type WorkflowFile } from '../../shared/fork/workflow';
+import {
+  BUILTIN_STEPS,
+  InlineWorkflowSchema,
+  WorkflowFileSchema,
+  type InlineWorkflow,
+  type SetupStep,
+  type SetupStepFile,
+  type Verifier,
+  type Workflow,
+  type WorkflowFile,
+} from '../../shared/fork/workflow';
 import { MAX_JSON_FILE_BYTES, parseJsonText } from '../../shared/json-text';
 import { zodViolations } from '../../shared/zod-violations';
 import { registryHostsFor } from '../setup/package-toolchain';
@@ -21,6 +31,50 @@ export const BUILTIN_WORKFLOW: LoadedWorkflow = {
 };
 
 /**
+ * Where a fork's workflow comes from: a file, the New Fork editor's document (`inline`), or neither
+ * (the built-in). Both together mean "edited from this file": the document is what runs, and the
+ * file, when it lives in the repository, stays protected, as it would be had it started unchanged.
+ */
+export interface WorkflowChoice {
+  readonly file?: string | undefined;
+  /** Untrusted: parsed here with the shared InlineWorkflowSchema. */
+  readonly inline?: unknown;
+}
+
+/** The one place a fork's workflow is chosen: `startFork` and its preview both call this. */
+export async function resolveWorkflow(choice: WorkflowChoice, repoTopLevel: string, env: Readonly<Record<string, string | undefined>>): Promise<LoadedWorkflow> {
+  if (choice.inline === undefined) return loadWorkflow(choice.file, repoTopLevel, env);
+  // Finite and strict, the schema stops at the first value that is not a workflow: no input depth reaches a recursive walk.
+  const parsed = InlineWorkflowSchema.safeParse(choice.inline);
+  if (!parsed.success) {
+    const violations = zodViolations(parsed.error.issues, [], choice.inline);
+    throw new CitadelError('WORKFLOW_INVALID', `the edited workflow is invalid (${violations.length} violation(s))`, { violations });
+  }
+  const origin = choice.file === undefined ? null : await originInRepo(choice.file, repoTopLevel);
+  const setup = await bindSetup(parsed.data.setup, repoTopLevel, env);
+  return {
+    workflow: { source: 'inline', steps: parsed.data.steps, file_path_in_repo: origin, file_digest: null, ...(setup.length === 0 ? {} : { setup }) },
+    verifier: { builtin: ['git_diff_check'], command: parsed.data.verifier },
+    protectedPaths: [...parsed.data.protected_paths, ...(origin === null ? [] : [origin])],
+  };
+}
+
+/** The edited workflow's file, repository-relative when it lives in the repository; it must still exist. */
+async function originInRepo(file: string, repoTopLevel: string): Promise<string | null> {
+  const real = await realpath(file).catch((error: NodeJS.ErrnoException) => {
+    throw new CitadelError('WORKFLOW_FILE_UNREADABLE', `cannot read workflow file ${file}: ${error.code ?? 'unknown'}`, { details: { reason: error.code ?? 'unknown' } });
+  });
+  return pathInRepo(real, repoTopLevel);
+}
+
+/** Both sides through realpath: a symlinked path to a file inside the repository is still inside it. */
+function pathInRepo(realFile: string, repoTopLevel: string): string | null {
+  const relative = path.relative(repoTopLevel, realFile);
+  const outside = relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative);
+  return outside ? null : relative.split(path.sep).join('/');
+}
+
+/**
  * Loads `--workflow FILE` (decisions D7). When the file lives inside the target repository it is
  * protected too: an agent must not pass by editing its own verifier. A version 2 file's setup steps
  * are bound with the registry hosts each `registries` step may reach, read now from its toolchain's
@@ -28,6 +82,31 @@ export const BUILTIN_WORKFLOW: LoadedWorkflow = {
  */
 export async function loadWorkflow(file: string | undefined, repoTopLevel: string, env: Readonly<Record<string, string | undefined>>): Promise<LoadedWorkflow> {
   if (file === undefined) return BUILTIN_WORKFLOW;
+  const { text, data } = await readWorkflowFile(file);
+  const inRepo = pathInRepo(await realpath(file), repoTopLevel);
+  // A version 1 file has no setup, and then means what it always meant.
+  const setup = data.schema_version === 1 ? [] : await bindSetup(data.setup, repoTopLevel, env);
+  return {
+    workflow: { source: 'file', steps: data.steps, file_path_in_repo: inRepo, file_digest: sha256Digest(text), ...(setup.length === 0 ? {} : { setup }) },
+    verifier: { builtin: ['git_diff_check'], command: data.verifier },
+    protectedPaths: [...data.protected_paths, ...(inRepo ? [inRepo] : [])],
+  };
+}
+
+/**
+ * The workflow the New Fork editor starts from: the file's (a version 1 file as version 2 without
+ * setup, which means the same) or the built-in one. Nothing is bound yet; `resolveWorkflow` does that.
+ */
+export async function workflowDocument(file: string | null): Promise<{ source: 'builtin' | 'file'; document: InlineWorkflow }> {
+  if (file === null || file.trim() === '') {
+    return { source: 'builtin', document: { schema_version: 2, steps: [...BUILTIN_STEPS], verifier: null, protected_paths: [], setup: [] } };
+  }
+  const { data } = await readWorkflowFile(file);
+  const setup = data.schema_version === 1 ? [] : data.setup;
+  return { source: 'file', document: { schema_version: 2, steps: data.steps, verifier: data.verifier, protected_paths: data.protected_paths, setup } };
+}
+
+async function readWorkflowFile(file: string): Promise<{ text: string; data: WorkflowFile }> {
   const read = await readBoundedText(file, MAX_JSON_FILE_BYTES, 'follow');
   if (!read.ok && read.kind === 'unreadable') {
     throw new CitadelError('WORKFLOW_FILE_UNREADABLE', `cannot read workflow file ${file}: ${read.reason}`, { details: { reason: read.reason } });
@@ -39,25 +118,15 @@ export async function loadWorkflow(file: string | undefined, repoTopLevel: strin
   if (!json.ok) throw invalid([json.violation]);
   const parsed = WorkflowFileSchema.safeParse(json.value);
   if (!parsed.success) throw invalid(zodViolations(parsed.error.issues, [], json.value));
-  // Both sides through realpath: a symlinked path to a file inside the repository is still inside it.
-  const relative = path.relative(repoTopLevel, await realpath(file));
-  const outside = relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative);
-  const inRepo = outside ? null : relative.split(path.sep).join('/');
-  const setup = await setupSteps(parsed.data, repoTopLevel, env);
-  return {
-    workflow: { source: 'file', steps: parsed.data.steps, file_path_in_repo: inRepo, file_digest: sha256Digest(read.text), ...(setup.length === 0 ? {} : { setup }) },
-    verifier: { builtin: ['git_diff_check'], command: parsed.data.verifier },
-    protectedPaths: [...parsed.data.protected_paths, ...(inRepo ? [inRepo] : [])],
-  };
+  return { text: read.text, data: parsed.data };
 }
 
-/** The file's setup as the contract binds it; none for a version 1 file (which then means what it always meant). */
-async function setupSteps(file: WorkflowFile, repoTopLevel: string, env: Readonly<Record<string, string | undefined>>): Promise<SetupStep[]> {
-  if (file.schema_version === 1) return [];
-  const steps: SetupStep[] = [];
-  for (const step of file.setup) {
+/** Setup steps as the contract binds them, each `registries` step with the hosts its toolchain's config names now. */
+async function bindSetup(steps: readonly SetupStepFile[], repoTopLevel: string, env: Readonly<Record<string, string | undefined>>): Promise<SetupStep[]> {
+  const bound: SetupStep[] = [];
+  for (const step of steps) {
     const hosts = step.network === 'registries' ? await registryHostsFor(step.command, env, repoTopLevel) : [];
-    steps.push({ id: step.id, command: step.command, args: step.args, timeout_seconds: step.timeout_seconds, network: step.network, registry_hosts: hosts });
+    bound.push({ id: step.id, command: step.command, args: step.args, timeout_seconds: step.timeout_seconds, network: step.network, registry_hosts: hosts });
   }
-  return steps;
+  return bound;
 }

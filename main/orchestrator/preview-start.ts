@@ -7,7 +7,7 @@ import type { OrchestratorContext } from '../host/context';
 import { resolveWorktreeIncludes } from '../workspace/worktree-include';
 import { validObjective } from './create-fork';
 import { previewFork } from './executor-actions';
-import { loadWorkflow } from './load-workflow';
+import { resolveWorkflow } from './load-workflow';
 
 /**
  * The New Fork preview: each field checked with the same functions `startFork` uses, every
@@ -24,10 +24,12 @@ export async function previewStart(ctx: Pick<OrchestratorContext, 'adapters' | '
   const executors = await attempt(fields.executors, () => previewFork(ctx, request.executors, request.containment === 'runtime-only' ? 'runtime-only' : 'contained'));
 
   const file = request.workflow_file === null || request.workflow_file.trim() === '' ? undefined : request.workflow_file;
+  const inline = request.workflow ?? undefined;
   let workflow: StartPreview['workflow'] = null;
-  if (file !== undefined && repo === null) fields.workflow_file.warnings.push('Checked once the repository path is valid (a workflow file inside the repository is protected too).');
-  else if (repo !== null) {
-    const loaded = await attempt(fields.workflow_file, () => loadWorkflow(file, repo.root, ctx.env));
+  if ((file !== undefined || inline !== undefined) && repo === null) {
+    fields.workflow_file.warnings.push('Checked once the repository path is valid (a workflow file inside the repository is protected too).');
+  } else if (repo !== null) {
+    const loaded = await attempt(fields.workflow_file, () => resolveWorkflow({ file, inline }, repo.root, ctx.env));
     if (loaded !== null) {
       workflow = {
         source: loaded.workflow.source,

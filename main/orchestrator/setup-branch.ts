@@ -6,10 +6,10 @@ import type { Contract } from '../../shared/fork/contract';
 import type { BranchRecord } from '../../shared/fork/fork-record';
 import type { SetupEvidence } from '../../shared/fork/receipts';
 import type { SetupFailure, SetupStep } from '../../shared/fork/workflow';
-import { containmentDigest, parseContainmentPolicy, type ContainmentTemplate } from '../../shared/sandbox/containment-policy';
+import { parseContainmentPolicy, type ContainmentTemplate } from '../../shared/sandbox/containment-policy';
 import type { BranchRepository } from '../git/branch-repository';
 import type { OrchestratorContext } from '../host/context';
-import { childEnvironment, COMMON_ENV_ALLOWLIST } from '../runtimes/env-allowlist';
+import { childEnvironment, COMMON_ENV_ALLOWLIST, PORT_ENV_NAME } from '../runtimes/env-allowlist';
 import { containedCommand } from '../sandbox/contained-command';
 import type { EgressDenial } from '../sandbox/egress/egress-denial';
 import { startHostBridge } from '../sandbox/egress/host-bridge';
@@ -20,25 +20,20 @@ import { snapshotKeptPaths } from '../setup/kept-paths';
 import { readNpmConfig, usesNpmConfig, type NpmConfig } from '../setup/package-toolchain';
 import { runSetupSteps, type PreparedSetupStep } from '../setup/run-setup-steps';
 import { readSetupFacts, type SetupFacts } from '../setup/setup-facts';
+import { PACKAGE_CACHE_ROOT, setupPolicyDigest, setupTemplate, type NPM_ENV_NAMES } from '../setup/setup-template';
 import { writePrivateJson } from '../store/atomic-file';
 import { crashPoint } from '../store/crash-points';
 import { attemptFiles, attemptKey } from '../store/fork-layout';
 import type { Journal } from '../store/journal';
 import { containmentOf, sandboxLauncher, verifierLaunchPolicy } from './branch-containment';
 
-/** The template root of a toolchain's package cache (npm's configured cache), seen read-write by setup only. */
-const PACKAGE_CACHE_ROOT = 'package-cache';
-
-/** What npm inside setup is told, so it uses the operator's registry and cache although it cannot read the operator's home. */
-const NPM_ENV_NAMES = ['npm_config_cache', 'npm_config_registry', 'npm_config_update_notifier'] as const;
-
 export interface SetupBranchInput {
   readonly forkId: string;
   readonly branch: BranchRecord;
   readonly contract: Contract;
   readonly repository: BranchRepository;
-  /** Added to every step's environment by the caller (e.g. the branch's CITADEL_PORT). */
-  readonly extraEnv?: Readonly<Record<string, string>>;
+  /** The first port of the branch's block, every step's CITADEL_PORT (named in the setup template, so in its digest). */
+  readonly port: number;
 }
 
 export type SetupOutcome = { readonly ok: true } | { readonly ok: false; readonly failure: SetupFailure };
@@ -65,8 +60,7 @@ export async function setupBranch(ctx: OrchestratorContext, journal: Journal, in
   const launcher = containment.mode === 'contained' ? await sandboxLauncher(ctx) : null;
   const npm = steps.some((step) => usesNpmConfig(step.command)) ? await readNpmConfig(ctx.env, worktree) : null;
   const childEnv = childEnvironment(ctx.env, { envAllowlist: COMMON_ENV_ALLOWLIST }).env;
-  const addedEnv = { ...(npm === null ? {} : npmEnv(npm)), ...input.extraEnv };
-  const extraNames = Object.keys(input.extraEnv ?? {});
+  const addedEnv = { ...(npm === null ? {} : npmEnv(npm)), [PORT_ENV_NAME]: String(input.port) };
   const outcome = await runSetupSteps({
     steps,
     cwd: worktree,
@@ -81,7 +75,7 @@ export async function setupBranch(ctx: OrchestratorContext, journal: Journal, in
   const receiptContainment: ReceiptContainment =
     launcher === null || containment.mode !== 'contained'
       ? { mode: 'runtime-only' }
-      : { mode: 'contained', backend: launcher.backend, backend_version: launcher.version, policy_digest: digestOf(steps.map((step) => containmentDigest(setupTemplate(containment.verifier, step, extraNames)))) };
+      : { mode: 'contained', backend: launcher.backend, backend_version: launcher.version, policy_digest: setupPolicyDigest(containment.verifier, steps) };
   if (outcome.failure !== null) {
     const facts: SetupFacts = { steps: outcome.steps, failure: outcome.failure, kept_paths_digest: null, containment: receiptContainment };
     await writePrivateJson(files.setupFacts, facts);
@@ -100,22 +94,6 @@ function npmEnv(npm: NpmConfig): Record<(typeof NPM_ENV_NAMES)[number], string> 
   return { npm_config_cache: npm.cache, npm_config_registry: npm.registry, npm_config_update_notifier: 'false' };
 }
 
-/**
- * The template a contained setup step runs under: the contract's verifier template (worktree
- * read-write, git metadata and toolchain read-only, the allowlisted environment, HOME in a private
- * /tmp) plus npm's cache read-write for an npm step and, for a `registries` step, egress to exactly
- * the registry hosts its contract step binds. Its digest goes into the receipt.
- */
-export function setupTemplate(verifier: ContainmentTemplate, step: SetupStep, extraEnvNames: readonly string[]): ContainmentTemplate {
-  const npm = usesNpmConfig(step.command);
-  return {
-    ...verifier,
-    read_write: npm ? [...verifier.read_write, PACKAGE_CACHE_ROOT] : [...verifier.read_write],
-    env_names: [...new Set([...verifier.env_names, ...(npm ? NPM_ENV_NAMES : []), ...extraEnvNames])].sort(),
-    egress: step.network === 'registries' ? { kind: 'cloud', hosts: [...step.registry_hosts] } : { kind: 'none' },
-  };
-}
-
 interface ContainedStepInput {
   readonly forkId: string;
   readonly branchId: string;
@@ -124,14 +102,14 @@ interface ContainedStepInput {
   readonly step: SetupStep;
   /** The allowlisted environment the verifier's policy picks from. */
   readonly childEnv: Readonly<Record<string, string>>;
-  /** Set whatever the template's names: npm's settings and the caller's extra variables. */
+  /** Set whatever the template's names: npm's settings and CITADEL_PORT. */
   readonly addedEnv: Readonly<Record<string, string>>;
   readonly npm: NpmConfig | null;
 }
 
 /** One step's sandboxed launch, through the clean launcher, with its egress bridge served here for the step's duration. */
 async function containedStep(ctx: OrchestratorContext, launcher: SandboxLauncher, verifier: ContainmentTemplate, input: ContainedStepInput): Promise<PreparedSetupStep> {
-  const template = setupTemplate(verifier, input.step, Object.keys(input.addedEnv));
+  const template = setupTemplate(verifier, input.step);
   const base = await verifierLaunchPolicy(ctx, verifier, { forkId: input.forkId, branchId: input.branchId, worktree: input.worktree, command: input.step.command, childEnv: input.childEnv });
   const caches = template.read_write.includes(PACKAGE_CACHE_ROOT) && input.npm !== null ? [input.npm.cache] : [];
   for (const cache of caches) await mkdir(cache, { recursive: true });

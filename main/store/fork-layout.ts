@@ -75,6 +75,8 @@ const ATTEMPT_FILES = {
   setupKept: 'setup-kept.json',
   /** The `.worktreeinclude` files the run changed, checked before the verifier's clean (main/workspace/worktree-include.ts). */
   worktreeIncludeCheck: 'worktree-include-check.json',
+  /** The `.worktreeinclude` files the attempt's copy wrote, path and digest as measured (the receipt states these). */
+  worktreeIncludeCopied: 'worktree-include-copied.json',
   /** The instruction files the run left, read once before the verifier's clean (a retry reads this, not the cleaned tree). */
   instructionFiles: 'instruction-files.json',
   resultCommit: 'result-commit.json',

@@ -1,8 +1,9 @@
 import { lstat, mkdir, open, readFile, realpath, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { z } from 'zod';
 import { sha256Digest } from '../../shared/digest';
 import { CitadelError, type ErrorCode } from '../../shared/errors';
-import type { WorktreeIncludeEntry } from '../../shared/fork/contract';
+import { WorktreeIncludeEntrySchema, type WorktreeIncludeEntry } from '../../shared/fork/contract';
 import { runGit } from '../git/run';
 import { writePrivateFile } from '../store/atomic-file';
 
@@ -137,15 +138,24 @@ export async function storeWorktreeIncludes(dir: string, includes: WorktreeInclu
   for (const [digest, content] of includes.contents) await writePrivateFile(path.join(dir, storedName(digest)), content);
 }
 
+/** One file a copy wrote: its worktree path and the digest of the bytes written (measured, not taken from the contract). */
+export const CopiedIncludeSchema = WorktreeIncludeEntrySchema.pick({ path: true, digest: true });
+export type CopiedInclude = z.infer<typeof CopiedIncludeSchema>;
+/** The record of one attempt's copy, which its receipt states as the files copied. */
+export const CopiedIncludesSchema = z.strictObject({ copied: z.array(CopiedIncludeSchema) });
+
 /**
  * Copies the contract's files from the fork's store into a branch worktree (after its checkout,
- * before setup, the runtime and the verifier), each checked against its digest. A worktree path
- * that runs through a symlink or a non-directory is refused: the copy lands where it is named or nowhere.
+ * before setup, the runtime and the verifier), each checked against its digest, and says what it
+ * wrote. A worktree path that runs through a symlink or a non-directory is refused: the copy lands
+ * where it is named or nowhere.
  */
-export async function copyWorktreeIncludes(storeDir: string, worktree: string, entries: readonly WorktreeIncludeEntry[]): Promise<void> {
+export async function copyWorktreeIncludes(storeDir: string, worktree: string, entries: readonly WorktreeIncludeEntry[]): Promise<CopiedInclude[]> {
+  const copied: CopiedInclude[] = [];
   for (const entry of entries) {
     const content = await readFile(path.join(storeDir, storedName(entry.digest))).catch(() => null);
-    if (content === null || sha256Digest(content) !== entry.digest) {
+    const digest = content === null ? null : sha256Digest(content);
+    if (content === null || digest !== entry.digest) {
       throw refuse('WORKTREE_INCLUDE_INVALID', `the stored copy of ${entry.path} is missing or does not match its digest`, { path: entry.path });
     }
     const target = await preparedTarget(worktree, entry.path);
@@ -157,7 +167,9 @@ export async function copyWorktreeIncludes(storeDir: string, worktree: string, e
     } finally {
       await handle.close();
     }
+    copied.push({ path: entry.path, digest });
   }
+  return copied;
 }
 
 const EXCLUDE_MARK = '# citadel: .worktreeinclude files (issue 13)';

@@ -35,6 +35,10 @@ export const VERIFICATION_REASONS = [
   'fork_id_mismatch',
   /** The branches in fork.json are not exactly the signed branch set (one dropped, duplicated or added). */
   'branch_set_mismatch',
+  /** Issue 13: the receipt's setup (steps, containment policy digest) is not the setup its contract froze. */
+  'setup_mismatch',
+  /** Issue 13: the receipt's copied `.worktreeinclude` files (path, digest) are not the ones its contract froze. */
+  'worktree_include_mismatch',
 ] as const;
 export const VerificationReasonSchema = z.enum(VERIFICATION_REASONS);
 export type VerificationReason = z.infer<typeof VerificationReasonSchema>;

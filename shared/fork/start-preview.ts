@@ -35,7 +35,7 @@ export const StartPreviewSchema = z.strictObject({
     .nullable(),
   workflow: z
     .strictObject({
-      source: z.enum(['builtin', 'file']),
+      source: z.enum(['builtin', 'file', 'inline']),
       steps: z.array(z.string()),
       setup: z.array(z.strictObject({ id: z.string(), argv: z.array(z.string()), network: z.string() })),
       verifier: z.array(z.string()).nullable(),

@@ -6,7 +6,7 @@ const BareCommandSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$/,
 export const VerifierCommandSchema = z.strictObject({
   command: BareCommandSchema,
   args: z.array(z.string().max(4096)).max(64),
-  timeout_seconds: z.number().int().min(1).max(24 * 3600),
+  timeout_seconds: z.number().int('a whole number of seconds').min(1, 'at least 1 second').max(24 * 3600, 'at most 86400 seconds (one day)'),
 });
 export type VerifierCommand = z.infer<typeof VerifierCommandSchema>;
 
@@ -16,7 +16,7 @@ const ProtectedPathSchema = z
   .max(512)
   .refine((p) => !p.startsWith('/') && !p.split('/').includes('..'), 'a repository-relative path or glob without ..');
 
-const StepIdSchema = z.string().regex(/^[a-z][a-z0-9-]{0,47}$/);
+const StepIdSchema = z.string().regex(/^[a-z][a-z0-9-]{0,47}$/, 'an id of lowercase letters, digits and -, starting with a letter (at most 48)');
 
 /**
  * Where a setup step may connect (issue 13): nowhere, or only the package registries its
@@ -30,11 +30,14 @@ export const SetupStepFileSchema = z.strictObject({
   id: StepIdSchema,
   command: BareCommandSchema,
   args: z.array(z.string().max(4096)).max(64).default([]),
-  timeout_seconds: z.number().int().min(1).max(6 * 3600),
+  timeout_seconds: z.number().int('a whole number of seconds').min(1, 'at least 1 second').max(6 * 3600, 'at most 21600 seconds (six hours)'),
   network: SetupNetworkSchema.default('none'),
 });
+export type SetupStepFile = z.infer<typeof SetupStepFileSchema>;
 
 const uniqueIds = (items: readonly { readonly id: string }[]): boolean => new Set(items.map((s) => s.id)).size === items.length;
+
+const SetupListSchema = z.array(SetupStepFileSchema).max(20).refine(uniqueIds, 'setup step ids must be unique');
 
 const WorkflowCore = {
   steps: z
@@ -55,10 +58,23 @@ export const WorkflowFileSchema = z.discriminatedUnion('schema_version', [
   z.strictObject({
     schema_version: z.literal(2),
     ...WorkflowCore,
-    setup: z.array(SetupStepFileSchema).max(20).refine(uniqueIds, 'setup step ids must be unique').default([]),
+    setup: SetupListSchema.default([]),
   }),
 ]);
 export type WorkflowFile = z.infer<typeof WorkflowFileSchema>;
+
+/**
+ * A workflow as the New Fork editor hands it over (issue 13 item 5), instead of a file: version 2
+ * written out in full, except that the verifier command may be null (only `git diff --check`, as
+ * the built-in workflow). The orchestrator parses it with this schema and freezes exactly it.
+ */
+export const InlineWorkflowSchema = z.strictObject({
+  schema_version: z.literal(2),
+  ...WorkflowCore,
+  verifier: VerifierCommandSchema.nullable(),
+  setup: SetupListSchema,
+});
+export type InlineWorkflow = z.infer<typeof InlineWorkflowSchema>;
 
 /**
  * A setup step as the contract binds it: the file's step with its network made explicit and, for
@@ -89,7 +105,8 @@ export type SetupFailure = z.infer<typeof SetupFailureSchema>;
 
 /** The workflow a fork runs, as bound into its contract. */
 export const WorkflowSchema = z.strictObject({
-  source: z.enum(['builtin', 'file']),
+  /** `inline`: edited in New Fork and frozen as edited (no file digest; the path of the file it was edited from, when that is in the repository). */
+  source: z.enum(['builtin', 'file', 'inline']),
   steps: z.array(z.strictObject({ id: z.string(), instruction: z.string() })),
   /** Repository-relative path of the workflow file when it lives in the repository (then it is protected too). */
   file_path_in_repo: z.string().nullable(),

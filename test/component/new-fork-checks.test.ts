@@ -1,5 +1,6 @@
 import { fireEvent, render, screen, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
+import type { InlineWorkflow } from '../../shared/fork/workflow';
 import type { ReadinessReport } from '../../shared/runtime/readiness';
 import NewForkView from '../../renderer/src/views/NewForkView.svelte';
 import { fakeClient } from './support/fake-client';
@@ -90,5 +91,64 @@ describe('New Fork checks the form before Start', () => {
     expect(await screen.findByText('The fork was not started')).toBeInTheDocument();
     await preview();
     await expect.poll(() => screen.queryByText('The fork was not started')).toBeNull();
+  });
+
+  it('edits the loaded workflow: a bad field is explained in words, and what is edited is what is sent', async () => {
+    const loaded: InlineWorkflow = {
+      schema_version: 2,
+      steps: [{ id: 'fix', instruction: 'Fix it.' }],
+      verifier: { command: 'npm', args: ['test'], timeout_seconds: 300 },
+      protected_paths: ['test/**'],
+      setup: [{ id: 'install', command: 'npm', args: ['ci'], timeout_seconds: 600, network: 'registries' }],
+    };
+    const { client, calls } = fakeClient({
+      readiness: () => ({ ok: true, value: codexMissing }),
+      workflowDocument: () => ({ ok: true, value: { source: 'file', document: loaded } }),
+      previewFork: () => ({ ok: true, value: dirty }),
+    });
+    render(NewForkView, { props: { client } });
+    await fill('/tmp/repo');
+    await fireEvent.input(screen.getByLabelText('Workflow file (optional)'), { target: { value: '/tmp/repo/workflow.json' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Edit workflow' }));
+    const editor = (await screen.findByRole('heading', { name: 'Workflow' })).closest('section') as HTMLElement;
+    expect(calls.find((c) => c.channel === 'workflowDocument')?.request).toEqual({ workflow_file: '/tmp/repo/workflow.json' });
+    expect(within(editor).getByLabelText('Verifier command')).toHaveValue('npm');
+    expect(within(editor).getByLabelText('Command')).toHaveValue('npm');
+    expect(within(editor).getByLabelText('Network')).toHaveValue('registries');
+
+    // Unchanged, the file itself is what starts.
+    await preview();
+    const sent = (): Record<string, unknown> => calls.filter((c) => c.channel === 'previewFork').at(-1)?.request as Record<string, unknown>;
+    expect(sent().workflow_file).toBe('/tmp/repo/workflow.json');
+    expect(sent()).not.toHaveProperty('workflow');
+
+    // A path is not a bare command: said at the field, in words, and nothing can be previewed.
+    const command = within(editor).getByLabelText('Command');
+    await fireEvent.input(command, { target: { value: '/usr/bin/npm' } });
+    expect(command).toHaveAttribute('aria-invalid', 'true');
+    expect(command).toHaveAccessibleDescription(/"\/usr\/bin\/npm" is not a bare executable name, resolved on PATH/);
+    expect(screen.getByRole('button', { name: 'Preview digests and argv' })).toBeDisabled();
+    await fireEvent.input(command, { target: { value: 'npm' } });
+
+    // Add a second step, move it first, and preview: the edited workflow is sent in that order.
+    await fireEvent.click(within(editor).getByRole('button', { name: 'Add a setup step' }));
+    const ids = within(editor).getAllByLabelText('Step ID');
+    await fireEvent.input(ids[1] as HTMLElement, { target: { value: 'venv' } });
+    await fireEvent.input(within(editor).getAllByLabelText('Command')[1] as HTMLElement, { target: { value: 'python3' } });
+    await fireEvent.input(within(editor).getAllByLabelText('Arguments')[1] as HTMLElement, { target: { value: '-m\nvenv\n.venv' } });
+    await fireEvent.click(within(editor).getByRole('button', { name: 'Move setup step 2 up' }));
+    await preview();
+    // Sent with the file it was edited from: the engine, not the form, keeps that file protected.
+    expect(sent().workflow_file).toBe('/tmp/repo/workflow.json');
+    expect(sent().workflow).toEqual({
+      ...loaded,
+      setup: [{ id: 'venv', command: 'python3', args: ['-m', 'venv', '.venv'], timeout_seconds: 600, network: 'none' }, loaded.setup[0]],
+    });
+
+    // Discarding the edits goes back to the file.
+    await fireEvent.click(within(editor).getByRole('button', { name: 'Discard edits' }));
+    await preview();
+    expect(sent().workflow_file).toBe('/tmp/repo/workflow.json');
+    expect(sent()).not.toHaveProperty('workflow');
   });
 });

@@ -23,11 +23,14 @@ export const ERROR_CODES = [
   'BRANCH_NOT_FOUND',
   'WORKFLOW_FILE_UNREADABLE',
   'WORKFLOW_FILE_INVALID',
+  'WORKFLOW_INVALID',
   'BUDGET_INVALID',
   'OBJECTIVE_INVALID',
   'SIGNING_KEY_MISMATCH',
   'SELECTION_REFUSED',
   'SELECTION_KEY_CONFLICT',
+  /** The branch is not the recommendation or its verifier did not pass, and the operator did not acknowledge it (issue 14). */
+  'SELECTION_AGAINST_EVIDENCE',
   /** selection.json is not the selection the journal recorded under its idempotency key (issue 12). */
   'SELECTION_RECORD_MISMATCH',
   /** selection.json's signature (selection.sig.json) does not verify under the fork's trusted signer, or is missing where the journal records a signed selection (issue 12). */
@@ -39,6 +42,9 @@ export const ERROR_CODES = [
   'REPOSITORY_INVALID',
   'REPOSITORY_DIRTY',
   'WORKTREE_CONFLICT',
+  'WORKTREE_MISSING',
+  'WORKTREE_OPEN_FAILED',
+  'WORKTREE_UNTRUSTED',
   /** A branch of the operator's repository (e.g. `citadel`) is a leading part of `citadel/<fork>/<branch>`, which git then cannot create. */
   'BRANCH_NAMESPACE_CONFLICT',
   /** The fork's stored contract no longer matches the digest its record and receipts bind. */
@@ -113,6 +119,9 @@ export const ERROR_CODES = [
   'ATTESTATION_REPLAY_MISMATCH',
   /** Everything else verified, but no public key was given: the signer is unverified. */
   'ATTESTATION_SIGNER_UNVERIFIED',
+  /** `<fork root>/settings/profile-sets.json` cannot be read or does not match its schema (or a save would exceed the limit); it is never overwritten. */
+  'PROFILE_SETS_INVALID',
+  'PROFILE_SET_NOT_FOUND',
 ] as const;
 
 export const ErrorCodeSchema = z.enum(ERROR_CODES);

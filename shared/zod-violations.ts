@@ -40,9 +40,9 @@ export function zodViolations(
           ),
         ];
       case 'too_small':
-        return [violation(path, issue.origin === 'array' ? 'too_few_items' : 'too_small', issue.message)];
+        return [violation(path, issue.origin === 'array' ? 'too_few_items' : 'too_small', sizeMessage(issue, 'at least'))];
       case 'too_big':
-        return [violation(path, issue.origin === 'array' ? 'too_many_items' : 'too_big', issue.message)];
+        return [violation(path, issue.origin === 'array' ? 'too_many_items' : 'too_big', sizeMessage(issue, 'at most'))];
       case 'custom': {
         const rule = typeof issue.params?.rule === 'string' ? issue.params.rule : 'invalid_value';
         return [violation(path, rule, issue.message)];
@@ -51,6 +51,16 @@ export function zodViolations(
         return [violation(path, 'invalid_value', issue.message)];
     }
   });
+}
+
+/** A size rule in words; a schema's own message (one not in zod's "Too small: …" wording) is kept. */
+function sizeMessage(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig, bound: 'at least' | 'at most'): string {
+  if (!/^Too (small|big)\b/.test(issue.message)) return issue.message;
+  const limit = Number('minimum' in issue ? issue.minimum : issue.maximum);
+  const plural = (one: string, many: string) => `${limit} ${limit === 1 ? one : many}`;
+  if (issue.origin === 'string') return limit === 1 && bound === 'at least' ? 'must not be empty' : `must have ${bound} ${plural('character', 'characters')}`;
+  if (issue.origin === 'array' || issue.origin === 'set') return `must have ${bound} ${plural('entry', 'entries')}`;
+  return issue.inclusive === false ? `must be ${bound === 'at least' ? 'more' : 'less'} than ${limit}` : `must be ${bound} ${limit}`;
 }
 
 export function violation(path: readonly PropertyKey[], rule: string, message: string): Violation {

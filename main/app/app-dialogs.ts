@@ -13,7 +13,7 @@ export interface NativeDialogs {
  * What the APP_CHANNELS do. The save dialog proposes the suggested name in `saveDir`; the file is
  * written where the operator chose, atomically, so a failed write never leaves half an artifact.
  */
-export function appDialogHandlers(dialogs: NativeDialogs, saveDir: string): AppChannelHandlers {
+export function appDialogHandlers(dialogs: NativeDialogs, saveDir: string): Pick<AppChannelHandlers, 'chooseRepositoryFolder' | 'saveArtifact'> {
   return {
     async chooseRepositoryFolder() {
       const result = await dialogs.showOpenDialog({ title: 'Choose the repository', properties: ['openDirectory'] });

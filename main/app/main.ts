@@ -2,9 +2,10 @@
  * Mission Control's Electron entry. Thin on purpose: every decision lives in a module that can be
  * tested without the Electron binary; this file only wires them to Electron.
  */
-import { app, BrowserWindow, dialog, ipcMain, Notification, session } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Notification, session, shell } from 'electron';
 import { fileURLToPath } from 'node:url';
 import { openOrchestratorContext } from '../host/open-context';
+import { branchWorktree } from '../orchestrator';
 import { createMissionControlService, type MissionControlService } from '../mission-control/service';
 import { appDialogHandlers } from './app-dialogs';
 import { APP_ENTRY_URL } from './app-origin';
@@ -14,6 +15,7 @@ import { notifyForkOutcomes } from './fork-notifications';
 import { hardenContents } from './harden-contents';
 import { hardenSession } from './harden-session';
 import { nativeDialogs } from './native-dialogs';
+import { openTerminalIn, worktreeHandlers } from './open-worktree';
 import { registerAppIpcHandlers, registerIpcHandlers } from './ipc-handlers';
 import { MIN_NODE_MAJOR, resolveSupervisorNode, supervisorScriptPath } from './supervisor-node';
 import { createTrustedSenders } from './trusted-senders';
@@ -51,7 +53,8 @@ async function start(): Promise<void> {
 
   const trusted = createTrustedSenders();
   registerIpcHandlers(ipcMain, service, trusted.isTrusted);
-  registerAppIpcHandlers(ipcMain, appDialogHandlers(nativeDialogs, app.getPath('documents')), trusted.isTrusted);
+  const worktrees = worktreeHandlers((forkId, branchId) => branchWorktree(ctx, forkId, branchId), { openPath: (dir) => shell.openPath(dir), openTerminal: openTerminalIn });
+  registerAppIpcHandlers(ipcMain, { ...appDialogHandlers(nativeDialogs, app.getPath('documents')), ...worktrees }, trusted.isTrusted);
   if (Notification.isSupported()) notifyForkOutcomes(service, (notice) => new Notification(notice).show());
 
   const showWindow = () => {

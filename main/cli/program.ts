@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { CitadelError } from '../../shared/errors';
 import { demoCommand } from './commands/demo';
 import { executorsValidate } from './commands/executors-validate';
+import { executorsSets } from './commands/executors-sets';
 import { registerForkCommands } from './commands/fork';
 import { registerMissionControlCommand } from './commands/mission-control';
 import { runtimesCommand } from './commands/runtimes';
@@ -57,6 +58,12 @@ function buildProgram(context: CliContext, json: boolean): Command {
     .argument('<file>', 'executor file (JSON, schema_version 1)')
     .option('--json', 'print exactly one JSON document')
     .action((file: string, options: { json?: boolean }) => executorsValidate(io, file, { json: options.json === true }));
+  executors
+    .command('sets')
+    .description("list the profile sets saved in Mission Control's New Fork; with NAME, print that set as an executor file")
+    .argument('[name]', 'a saved set, printed as an executor file for `fork start --executors`')
+    .option('--json', 'print exactly one JSON document')
+    .action((name: string | undefined, options: { json?: boolean }) => executorsSets(io, name, { json: options.json === true }));
 
   registerForkCommands(program, io);
   registerTrustCommands(program, io);

@@ -150,6 +150,8 @@ export interface RunGitOptions {
   /** Exit codes that are answers rather than failures (e.g. 1 from `merge-base --is-ancestor`). */
   readonly okExitCodes?: readonly number[];
   readonly env?: Readonly<Record<string, string>>;
+  /** Kills the process when signalled (a caller's own time limit); it then fails as a GitError. */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -179,7 +181,7 @@ export async function runGit(where: string | RepositoryLocation, args: readonly 
   try {
     const git = gitAt(dir, {
       ...(env ? { env } : {}),
-      abort: limit.signal,
+      abort: options.signal === undefined ? limit.signal : AbortSignal.any([limit.signal, options.signal]),
       errors: (error, result) => {
         seen.result = result;
         // A timeout or abort arrives as a plugin error, whatever exit code the killed process left.

@@ -69,7 +69,7 @@ export async function prepareVerificationTree(repo: BranchRepository, result: Ve
  * The worktree's `.git` is the regular file ensureBranchRepository wrote, naming the branch's git
  * dir: a verifier's own git commands must read Citadel's repository, not one the agent named.
  */
-async function isCitadelGitFile(repo: BranchRepository): Promise<boolean> {
+export async function isCitadelGitFile(repo: BranchRepository): Promise<boolean> {
   const file = path.join(repo.workTree, '.git');
   const info = await lstat(file).catch(() => null);
   if (info === null || !info.isFile() || info.size > 4096) return false;

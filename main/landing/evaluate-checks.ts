@@ -57,6 +57,7 @@ export function evaluateChecks(facts: LandingFacts, confirm: Confirmation | null
     target_branch: usable?.info.branch ?? null,
     target_repo_head: usable?.info.head ?? null,
     selected_branch_head: usable?.selectedBranchHead ?? null,
+    ...(selection.against_evidence === undefined ? {} : { against_evidence: selection.against_evidence }),
   };
   const candidate = tokenFor(plan);
   const checks: LandingCheck[] = [

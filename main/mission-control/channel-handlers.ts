@@ -1,4 +1,4 @@
-import { forkStatusOf } from '../../shared/fork/fork-status';
+import { selectedAgainstEvidence } from '../../shared/fork/selection-evidence';
 import type { ChannelName, ChannelRequest, ChannelResponse } from '../../shared/ipc/contract';
 import type { OrchestratorContext } from '../host/context';
 import * as door from '../orchestrator';
@@ -17,9 +17,12 @@ export function channelHandlers(ctx: OrchestratorContext, drives: BackgroundDriv
 
   return {
     listForks: async ({ state }) => ({ forks: await door.listForks(ctx, state) }),
-    forkStatus: async ({ fork_id }) => forkStatusOf(await door.forkStatus(ctx, fork_id)),
+    forkStatus: async ({ fork_id }) => door.labelledStatus(ctx, await door.forkStatus(ctx, fork_id)),
+    forkOverview: ({ fork_id }) => door.forkOverview(ctx, fork_id),
     forkContainment: ({ fork_id }) => door.forkContainment(ctx, fork_id),
+    forkTimeline: ({ fork_id }) => door.forkTimeline(ctx, fork_id),
     previewFork: (request) => door.previewStart(ctx, request),
+    workflowDocument: ({ workflow_file }) => door.workflowDocument(workflow_file),
     verifyAttestation: async ({ bundle, public_key_pem }) => door.verifyBundle({ bundle, publicKeyPem: public_key_pem, proof: null, replay: null }),
     startFork: async (request) => {
       const started = await door.startFork(
@@ -29,32 +32,34 @@ export function channelHandlers(ctx: OrchestratorContext, drives: BackgroundDriv
           repo: request.repo,
           executors: { kind: 'choice', choice: request.executors },
           workflowFile: request.workflow_file ?? undefined,
+          workflow: request.workflow ?? undefined,
           budgetSeconds: request.budget_seconds ?? undefined,
           maxAttempts: request.max_attempts ?? undefined,
           containment: request.containment ?? 'auto',
         },
         { collect: background },
       );
-      return forkStatusOf(started.record);
+      return door.labelledStatus(ctx, started.record);
     },
-    stopBranch: async ({ fork_id, branch_id }) => forkStatusOf((await door.stopFork(ctx, fork_id, branch_id ?? undefined)).record),
+    stopBranch: async ({ fork_id, branch_id }) => door.labelledStatus(ctx, (await door.stopFork(ctx, fork_id, branch_id ?? undefined)).record),
     resumability: ({ fork_id }) => door.resumability(ctx, fork_id, drives.running()),
-    resumeFork: async ({ fork_id }) => forkStatusOf(await door.resumeFork(ctx, fork_id, background)),
+    resumeFork: async ({ fork_id }) => door.labelledStatus(ctx, await door.resumeFork(ctx, fork_id, background)),
     // As `citadel fork resolve --retry`: the fresh attempt runs now.
-    resolveBranch: async ({ fork_id, branch_id, resolution }) => forkStatusOf(await door.resolveBranch(ctx, fork_id, branch_id, resolution, background)),
+    resolveBranch: async ({ fork_id, branch_id, resolution }) => door.labelledStatus(ctx, await door.resolveBranch(ctx, fork_id, branch_id, resolution, background)),
     cleanFork: async ({ fork_id }) => {
       const { branches } = await door.cleanFork(ctx, fork_id);
       return { fork_id, branches: [...branches] };
     },
+    cleanability: ({ fork_id }) => door.cleanability(ctx, fork_id),
     branchDetail: ({ fork_id, branch_id }) => door.branchDetail(ctx, fork_id, branch_id),
     compareFork: async ({ fork_id }) => {
       const { outcome, recommended_branch_id, reasons, branches } = await door.compareFork(ctx, fork_id);
       return { outcome, recommended_branch_id, reasons, branches };
     },
-    selectBranch: ({ fork_id, branch_id, reason, actor }) => door.selectBranch(ctx, fork_id, { branchId: branch_id, actor, reason }),
+    selectBranch: ({ fork_id, branch_id, reason, actor, against_evidence }) => door.selectBranch(ctx, fork_id, { branchId: branch_id, actor, reason, againstEvidence: against_evidence }),
     landingChecks: async ({ fork_id }) => {
-      const { checks, token } = await door.landingChecks(ctx, fork_id);
-      return { checks, token };
+      const { checks, token, plan } = await door.landingChecks(ctx, fork_id);
+      return { checks, token, against_evidence: selectedAgainstEvidence(plan) };
     },
     confirmLanding: ({ fork_id, token }) => door.confirmLanding(ctx, fork_id, token),
     exportReplay: ({ fork_id }) => door.exportReplay(ctx, fork_id),
@@ -64,5 +69,11 @@ export function channelHandlers(ctx: OrchestratorContext, drives: BackgroundDriv
     validateExecutors: async ({ text }) => door.validateExecutors(ctx, text),
     readiness: () => door.readiness(ctx),
     settings: () => door.settings(ctx),
+    runtimeReadiness: ({ runtime }) => door.runtimeReadiness(ctx, runtime),
+    localProviderReadiness: async () => ({ providers: await door.localProviderReadiness(ctx) }),
+    sandboxReadiness: () => door.sandboxReadiness(ctx),
+    profileSets: async () => ({ sets: await door.profileSets(ctx) }),
+    saveProfileSet: async ({ name, file }) => ({ sets: await door.saveProfileSet(ctx, name, file) }),
+    deleteProfileSet: async ({ name }) => ({ sets: await door.deleteProfileSet(ctx, name) }),
   };
 }

@@ -1,4 +1,3 @@
-import { CitadelError } from '../../shared/errors';
 import { rm } from 'node:fs/promises';
 import { removeBranchRepository } from '../git/branch-repository';
 import { deleteBranch } from '../git/refs';
@@ -8,6 +7,7 @@ import { withForkLock } from '../store/fork-lock';
 import type { OrchestratorContext } from '../host/context';
 import { ForkRequestSchema } from '../../shared/fork/fork-request';
 import { releasePortBlocks } from '../workspace/port-blocks';
+import { assertCleanable } from './cleanability';
 
 export interface CleanOutcome {
   readonly fork_id: string;
@@ -23,16 +23,7 @@ export async function cleanFork(ctx: OrchestratorContext, forkId: string): Promi
   await ctx.store.readRecord(forkId);
   return withForkLock(ctx.store.forkDir(forkId), async () => {
     const record = await ctx.store.readRecord(forkId);
-    const running = record.branches.filter((b) => b.state === 'running').map((b) => b.branch_id);
-    if (running.length > 0) {
-      throw new CitadelError('FORK_STATE_CONFLICT', `stop the running branches first: ${running.join(', ')}`, { details: { running } });
-    }
-    // A pending branch's worktree is journaled as created: removing it would make `resume` launch
-    // into a missing folder.
-    const pending = record.branches.filter((b) => b.state === 'pending').map((b) => b.branch_id);
-    if (pending.length > 0) {
-      throw new CitadelError('FORK_STATE_CONFLICT', `resume the fork first, so its pending branches run: ${pending.join(', ')}`, { details: { pending } });
-    }
+    assertCleanable(record);
     const { repo } = await ctx.store.readJson(forkId, 'request', ForkRequestSchema);
     // request.json is unsigned: never delete branches in a repository other than the bound one.
     await assertBoundTarget(ctx.store, record, repo);

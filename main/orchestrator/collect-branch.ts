@@ -26,7 +26,7 @@ import { crashPoint } from '../store/crash-points';
 import { attemptFiles, attemptKey, STORED_FILE_MAX_BYTES, type AttemptFiles } from '../store/fork-layout';
 import type { Journal } from '../store/journal';
 import { readTail } from '../store/read-bounded-text';
-import { CHECKPOINT, readStoredJson } from '../store/read-stored-json';
+import { CHECKPOINT, DECISION_RECORD, readStoredJson } from '../store/read-stored-json';
 import { runVerifierCommand } from '../verifier/run-verifier-command';
 import type { OrchestratorContext } from '../host/context';
 import { containedVerifier, runtimeEnvironmentOf } from './branch-containment';
@@ -35,7 +35,7 @@ import { setupEvidence } from './setup-branch';
 import { NO_KEPT_PATHS, type KeptPaths } from '../setup/kept-paths';
 import { readKeptPaths } from '../setup/setup-facts';
 import { releasePortBlocks } from '../workspace/port-blocks';
-import { changedWorktreeIncludes, copyWorktreeIncludes } from '../workspace/worktree-include';
+import { changedWorktreeIncludes, copyWorktreeIncludes, CopiedIncludesSchema, type CopiedInclude } from '../workspace/worktree-include';
 import { forkFile } from '../store/fork-layout';
 
 export type RunEnd =
@@ -102,6 +102,7 @@ export async function collectBranch(ctx: OrchestratorContext, journal: Journal, 
   const status = failure === null ? 'passed' : 'failed';
   const exited = end.kind === 'exited' ? end.status : null;
   const setup = contract.workflow.setup === undefined ? null : await setupEvidence(ctx, fork.fork_id, branch);
+  const copied = await copiedIncludes(files, contract);
   // Not started: nothing printed, nothing lost. Stopped without a record: unknown, so not stated.
   const outputTruncated = exited !== null ? outputTruncationOf(exited) : end.kind === 'not_started' ? null : undefined;
 
@@ -139,7 +140,7 @@ export async function collectBranch(ctx: OrchestratorContext, journal: Journal, 
     // What the run was launched under, as its launch recorded it (verify-fork checks it against the contract).
     ...(launch?.containment === undefined ? {} : { containment: launch.containment }),
     ...(outputTruncated === undefined ? {} : { output_truncated: outputTruncated }),
-    ...(contract.worktree_include === undefined ? {} : { worktree_include: contract.worktree_include.map(({ path, digest }) => ({ path, digest })) }),
+    ...(copied === null ? {} : { worktree_include: copied }),
     ports: launch?.ports ?? null,
     ...(setup === null ? {} : { setup }),
   };
@@ -180,6 +181,15 @@ async function containmentCheck(files: AttemptFiles, input: CollectInput): Promi
   const violations = checkContainment(input.expected, now);
   await writePrivateJson(files.containment, { violations });
   return violations;
+}
+
+/**
+ * The `.worktreeinclude` files this attempt's copy wrote, as it measured them (verify-fork compares
+ * them with the contract); null when the contract names none, or when no copy was recorded.
+ */
+async function copiedIncludes(files: AttemptFiles, contract: Contract): Promise<CopiedInclude[] | null> {
+  if (contract.worktree_include === undefined) return null;
+  return (await readStoredJson(files.worktreeIncludeCopied, CopiedIncludesSchema, DECISION_RECORD))?.copied ?? null;
 }
 
 /**
@@ -326,6 +336,7 @@ async function verify(
       verifier: command,
       childEnv: env,
     });
+    ctx.events({ type: 'verifier_step', fork_id: input.fork.fork_id, branch_id: input.branch.branch_id, step: 'workflow_verifier', status: 'running' });
     const run = await runVerifierCommand(command, input.worktree, env, contained);
     await writePrivateFile(files.verifierOutput('workflow_verifier'), run.output);
     const passed = run.exit_code === 0 && !run.timed_out;

@@ -4,10 +4,12 @@ import { CitadelError, type ErrorCode } from '../../shared/errors';
 import { branchIdFor } from '../../shared/executors/executor-set-description';
 import type { Contract } from '../../shared/fork/contract';
 import type { BlockedReason, BranchRecord, ForkRecord } from '../../shared/fork/fork-record';
+import type { RuntimeActivity } from '../../shared/fork/events';
 import type { FailureCode } from '../../shared/runtime/telemetry';
 import { deliverResult, ensureBaseRepository, ensureBranchRepository, type BranchRepository } from '../git/branch-repository';
 import { containmentSnapshot, type ContainmentSnapshot } from '../git/containment';
 import { startStandbySupervisor, type StandbySupervisor } from '../runtimes/process-control/launch-supervised';
+import { adapterFor } from '../runtimes/registry';
 import { readStatus } from '../runtimes/process-control/read-status';
 import { isRuntimeAlive, isSupervisorAlive } from '../runtimes/process-control/run-liveness';
 import { stopRun } from '../runtimes/process-control/stop-run';
@@ -18,6 +20,7 @@ import { attemptFiles, attemptKey, baseRepository, branchRepository, forkFile } 
 import type { Journal } from '../store/journal';
 import { readStoredJson, UNTRUSTED } from '../store/read-stored-json';
 import { collectBranch, type RunEnd } from './collect-branch';
+import { startLiveMonitor, type LiveMonitor } from './live-monitor';
 import { settledByOperator, unverifiableContractChanges, verifiedContract } from './contract-standing';
 import { resultBranchHead } from './delivery-namespace';
 import type { OrchestratorContext } from '../host/context';
@@ -105,6 +108,8 @@ class ForkDriver {
   private delivering: Promise<unknown> = Promise.resolve();
   private writing: Promise<unknown> = Promise.resolve();
   private signerOnce: Promise<{ issuerId: string; privateKey: KeyObject }> | null = null;
+  /** Branches this drive launched: only their runtime's log is streamed from its start (watchLive). */
+  private readonly launchedHere = new Set<string>();
 
   constructor(
     private readonly ctx: OrchestratorContext,
@@ -176,7 +181,7 @@ class ForkDriver {
       branch,
       contract: this.fork.contract,
       repository: this.repositoryOf(branch),
-      extraEnv: { CITADEL_PORT: String(ports.first) },
+      port: ports.first,
     });
     if (!outcome.ok) {
       const { step_id, exit_code, timed_out, spawn_error } = outcome.failure;
@@ -243,7 +248,13 @@ class ForkDriver {
     // The operator's chosen ignored files (issue 13), before setup and the runtime; a retry's new attempt gets them afresh.
     const included = this.fork.contract.worktree_include ?? [];
     await excludeWorktreeIncludes(repository.gitDir, included);
-    await copyWorktreeIncludes(forkFile(this.ctx.root.forkDir(this.record.fork_id), 'worktreeInclude'), repository.workTree, included);
+    const copied = await copyWorktreeIncludes(forkFile(this.ctx.root.forkDir(this.record.fork_id), 'worktreeInclude'), repository.workTree, included);
+    // What the copy wrote, as it measured it: the receipt states this, not the contract's list (a contract without includes has nothing to state).
+    if (this.fork.contract.worktree_include !== undefined) {
+      const files = attemptFiles(this.ctx.root, this.record.fork_id, branch.branch_id, branch.attempt);
+      await this.ctx.root.ensureDir(files.dir);
+      await writePrivateJson(files.worktreeIncludeCopied, { copied });
+    }
     await this.journal.result('worktree.create', key, 'done');
     this.ctx.events({ type: 'runtime', fork_id: this.record.fork_id, branch_id: branch.branch_id, phase: 'worktree_ready' });
   }
@@ -309,6 +320,7 @@ class ForkDriver {
     }
     if (outcome.kind === 'not_started') return this.collectAndRecord(branch, { kind: 'not_started', failure: outcome.failure });
     if (outcome.kind === 'in_doubt') return this.blockInDoubtLaunch(branch, files.status);
+    this.launchedHere.add(branch.branch_id);
     await this.transition({ [branch.branch_id]: { state: 'running' } });
   }
 
@@ -338,7 +350,8 @@ class ForkDriver {
       const status = await readStatus(statusFile).catch(() => null);
       if (status?.phase === 'running' && (isSupervisorAlive(status) || isRuntimeAlive(status))) return;
     }
-    const end = await waitForExit(statusFile, { pollMs: POLL_MS });
+    const live = this.watchLive(branch);
+    const end = await waitForExit(statusFile, { pollMs: POLL_MS }).finally(() => live.stop());
     this.ctx.events({ type: 'runtime', fork_id: this.record.fork_id, branch_id: branch.branch_id, phase: end.phase === 'lost' ? 'lost' : 'exited' });
     if (end.phase === 'lost') {
       // Read after the run is over: only a STOP that is known to have ended a live run explains the
@@ -351,6 +364,29 @@ class ForkDriver {
       return this.transition({ [branch.branch_id]: { state: 'blocked', blocked_reason: 'process_lost', failure_code: 'RUNTIME_OUTCOME_UNKNOWN' } });
     }
     await this.collectAndRecord(branch, { kind: 'exited', status: end });
+  }
+
+  /** The live diff and runtime output of a running branch (issue 14), until its runtime exits. */
+  private watchLive(branch: BranchRecord): LiveMonitor {
+    const files = attemptFiles(this.ctx.root, this.record.fork_id, branch.branch_id, branch.attempt);
+    let activity: ((line: string) => RuntimeActivity | null) | undefined;
+    try {
+      activity = adapterFor(branch.runtime, this.ctx.adapters).liveActivity;
+    } catch {
+      // A runtime no adapter knows still gets its live diff; its collection reports the rest.
+      activity = undefined;
+    }
+    return startLiveMonitor({
+      forkId: this.record.fork_id,
+      branchId: branch.branch_id,
+      repository: this.repositoryOf(branch),
+      base: this.record.base_revision,
+      includes: this.fork.contract.worktree_include ?? [],
+      stdoutFile: files.stdout,
+      readLogFrom: this.launchedHere.has(branch.branch_id) ? 'start' : 'end',
+      activity,
+      events: this.ctx.events,
+    });
   }
 
   /**

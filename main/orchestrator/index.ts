@@ -5,29 +5,37 @@
  */
 import type { ForkRecord } from '../../shared/fork/fork-record';
 import type { ForkListEntry } from '../../shared/ipc/contract';
-import type { ReadinessReport } from '../../shared/runtime/readiness';
+import type { LocalProviderReadiness, ReadinessReport, RuntimeReadiness } from '../../shared/runtime/readiness';
+import type { SandboxReadiness } from '../../shared/sandbox/sandbox-readiness';
 import type { Resumability } from '../../shared/fork/resumability';
 import type { OrchestratorContext } from '../host/context';
 import { BUILTIN_SANDBOX_BACKENDS } from '../sandbox/registry';
 import { withContractStanding } from './contract-standing';
 import { listForks as listAll } from './list-forks';
-import { readinessReport } from './readiness';
+import { localProviderReadiness as localProvidersOf, readinessOfRuntime, readinessReport, sandboxReadinessHere } from './readiness';
 import { resumability as resumabilityOf } from './resumability';
 
 export { startFork, resumeFork, resolveBranch, type Collect, type ExecutorSource, type RunInBackground, type StartRequest } from './launch-actions';
 export { stopFork } from './stop-fork';
 export { cleanFork } from './clean-fork';
+export { cleanability } from './cleanability';
 export { compareFork } from './compare-fork';
 export { selectBranch } from './select-branch';
 export { branchDetail } from './branch-detail';
 export { forkContainment } from './fork-containment';
+export { forkTimeline } from './live-timeline';
+export { labelledStatus } from './fork-labels';
+export { forkOverview } from './fork-overview';
+export { branchWorktree } from './branch-worktree';
 export { setupFailures } from './setup-branch';
 export { landingChecks, confirmLanding } from './landing-actions';
 export { exportReplay, exportProof, proofProjection } from './export-actions';
 export type { PublicArtifact } from '../publish/export-public';
 export { previewFork, validateExecutors, validateExecutorFile } from './executor-actions';
 export { previewStart } from './preview-start';
+export { workflowDocument } from './load-workflow';
 export { settingsOf as settings } from './settings';
+export { profileSets, saveProfileSet, deleteProfileSet } from './profile-sets';
 export { openArtifact } from '../publish/open-artifact';
 export { fingerprintOf, importTrustedKey, listTrustedKeys, removeTrustedKey, type TrustedKey } from '../evidence/trust/trusted-keys';
 export { attestFork, type AttestationBundle } from '../evidence/attestation/attest-fork';
@@ -65,4 +73,15 @@ export async function resumability(ctx: OrchestratorContext, forkId: string, dri
  */
 export function readiness(ctx: Pick<OrchestratorContext, 'adapters' | 'env'> & Partial<Pick<OrchestratorContext, 'sandboxBackends'>>): Promise<ReadinessReport> {
   return readinessReport(ctx.adapters, ctx.env, ctx.sandboxBackends ?? BUILTIN_SANDBOX_BACKENDS);
+}
+
+/** The readiness report's parts one at a time, for a view that shows each as it answers. */
+export function runtimeReadiness(ctx: Pick<OrchestratorContext, 'adapters' | 'env'>, runtime: string): Promise<RuntimeReadiness> {
+  return readinessOfRuntime(ctx.adapters, ctx.env, runtime);
+}
+export function localProviderReadiness(ctx: Pick<OrchestratorContext, 'env'>): Promise<LocalProviderReadiness[]> {
+  return localProvidersOf(ctx.env);
+}
+export function sandboxReadiness(ctx: Pick<OrchestratorContext, 'env'> & Partial<Pick<OrchestratorContext, 'sandboxBackends'>>): Promise<SandboxReadiness> {
+  return sandboxReadinessHere(ctx.sandboxBackends ?? BUILTIN_SANDBOX_BACKENDS, ctx.env);
 }

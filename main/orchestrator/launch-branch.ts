@@ -139,7 +139,8 @@ export async function launchBranch(
   }
   crashPoint('runtime.launch:after-spawn');
   await journal.result('runtime.launch', key, 'done', { supervisor_pid: status.supervisor_pid });
-  ctx.events({ type: 'runtime', fork_id: forkId, branch_id: branch.branch_id, phase: 'launched' });
+  const run = { started_at: status.started_at, budget_seconds: contract.budget.max_duration_seconds, streams_output: adapter.liveActivity !== undefined };
+  ctx.events({ type: 'runtime', fork_id: forkId, branch_id: branch.branch_id, phase: 'launched', run });
   return { kind: status.phase === 'running' ? 'running' : 'exited', status };
 }
 

@@ -2,18 +2,24 @@ import { isCitadelError } from '../../shared/errors';
 import { forkStatusOf } from '../../shared/fork/fork-status';
 import type { ForkListEntry } from '../../shared/ipc/contract';
 import type { OrchestratorContext } from '../host/context';
-import { withContractStanding } from './contract-standing';
+import { verifiedContract, withContractStanding } from './contract-standing';
+import { forkLabels } from './fork-labels';
 
 /**
  * Every fork under the root, as `fork status` would show it (a fork whose contract no longer
- * verifies is blocked, never ready). An unreadable record is listed as unknown with its reason, never hidden.
+ * verifies is blocked, never ready), with its title and repository name. An unreadable record is
+ * listed as unknown with its reason, never hidden.
  */
 export async function listForks(ctx: OrchestratorContext): Promise<ForkListEntry[]> {
   const ids = await ctx.store.listForkIds();
   return Promise.all(
     ids.map(async (id): Promise<ForkListEntry> => {
       try {
-        return forkStatusOf(await withContractStanding(ctx, await ctx.store.readRecord(id)));
+        const record = await ctx.store.readRecord(id);
+        // The contract is read once for both: only a fork whose contract does not verify has its standing worked out again.
+        const contract = await verifiedContract(ctx, record);
+        const shown = contract === null ? await withContractStanding(ctx, record) : record;
+        return forkStatusOf(shown, await forkLabels(ctx, id, contract));
       } catch (error) {
         if (!isCitadelError(error)) throw error;
         return { fork_id: id, state: 'unknown', problem: error.code };

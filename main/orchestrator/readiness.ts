@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
-import { isCitadelError } from '../../shared/errors';
-import type { ReadinessReport, RuntimeReadiness } from '../../shared/runtime/readiness';
+import { CitadelError, isCitadelError } from '../../shared/errors';
+import type { LocalProviderReadiness, ReadinessReport, RuntimeReadiness } from '../../shared/runtime/readiness';
+import type { SandboxReadiness } from '../../shared/sandbox/sandbox-readiness';
 import { childEnvironment } from '../runtimes/env-allowlist';
 import { probeLocalProviders, providerEndpointsFrom, type ProviderEndpoints } from '../runtimes/local-providers';
 import { resolveExecutable } from '../runtimes/resolve-executable';
@@ -24,9 +25,29 @@ export async function readinessReport(
   const [runtimes, local_providers, sandbox] = await Promise.all([
     Promise.all(Object.values(adapters).map((adapter) => runtimeReadiness(adapter, env))),
     probeLocalProviders(endpoints),
-    sandboxReadiness(process.platform, sandboxBackends, env),
+    sandboxReadinessHere(sandboxBackends, env),
   ]);
   return { runtimes, local_providers, sandbox };
+}
+
+/*
+ * The report's parts one by one, so that Settings shows each as it answers instead of waiting for
+ * the slowest (a runtime's `--version` can take seconds).
+ */
+
+/** One adapter's readiness by id; an id no adapter has is RUNTIME_UNKNOWN. */
+export function readinessOfRuntime(adapters: Readonly<Record<string, RuntimeAdapter>>, env: Readonly<Record<string, string | undefined>>, runtime: string): Promise<RuntimeReadiness> {
+  const adapter = Object.hasOwn(adapters, runtime) ? adapters[runtime] : undefined;
+  if (adapter === undefined) return Promise.reject(new CitadelError('RUNTIME_UNKNOWN', `No runtime is named "${runtime}" here; known: ${Object.keys(adapters).join(', ')}.`));
+  return runtimeReadiness(adapter, env);
+}
+
+export function localProviderReadiness(env: Readonly<Record<string, string | undefined>>): Promise<LocalProviderReadiness[]> {
+  return probeLocalProviders(providerEndpointsFrom(env));
+}
+
+export function sandboxReadinessHere(sandboxBackends: Readonly<Record<string, SandboxBackend>>, env: Readonly<Record<string, string | undefined>>): Promise<SandboxReadiness> {
+  return sandboxReadiness(process.platform, sandboxBackends, env);
 }
 
 /** One adapter's readiness: what its executable and credential names look like in this environment. */

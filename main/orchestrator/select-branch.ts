@@ -3,6 +3,7 @@ import { CitadelError } from '../../shared/errors';
 import { compareBranches } from '../../shared/fork/compare';
 import type { ForkRecord } from '../../shared/fork/fork-record';
 import { SelectionRecordSchema, selectedRevision, selectionDigest, type SelectionRecord } from '../../shared/fork/landing';
+import { describeEvidence, evidenceAgainst, type AgainstEvidence } from '../../shared/fork/selection-evidence';
 import { verifyFork } from '../evidence/verify-fork';
 import { writePrivateFile, writePrivateJson } from '../store/atomic-file';
 import { withForkLock } from '../store/fork-lock';
@@ -22,6 +23,11 @@ export interface SelectRequest {
   readonly reason: string;
   /** Omitted: derived from branch, actor and reason, so repeating the same command is idempotent. */
   readonly idempotencyKey?: string | undefined;
+  /**
+   * The operator acknowledges selecting against the evidence (`--against-evidence`): required when
+   * the branch is not the recommendation or its verifier did not pass; recorded, signed, with what the evidence said.
+   */
+  readonly againstEvidence?: boolean | undefined;
 }
 
 const MAX_REASON_BYTES = 16 * 1024;
@@ -29,7 +35,8 @@ const MAX_REASON_BYTES = 16 * 1024;
 /**
  * Records the operator's selection: an immutable decision record (fork revision, branch, actor,
  * reason digest, idempotency key, time). It runs no git. The reason text stays private; public
- * artifacts never carry it. Only a comparable branch, freshly re-verified, can be selected.
+ * artifacts never carry it. Only a comparable branch, freshly re-verified, can be selected; one
+ * the evidence does not support only with the operator's acknowledgement (SELECTION_AGAINST_EVIDENCE).
  */
 export async function selectBranch(ctx: OrchestratorContext, forkId: string, request: SelectRequest): Promise<SelectionRecord> {
   const reason = request.reason.trim();
@@ -51,6 +58,8 @@ export async function selectBranch(ctx: OrchestratorContext, forkId: string, req
       if (existing.branch_id !== request.branchId || existing.actor !== request.actor || existing.reason_digest !== reasonDigest) {
         throw new CitadelError('SELECTION_KEY_CONFLICT', `idempotency key ${key} was already used for a different selection`, { details: { idempotency_key: key } });
       }
+      // Repeating an acknowledged selection still needs the acknowledgement.
+      if (existing.against_evidence !== undefined && request.againstEvidence !== true) refuseAgainstEvidence(request.branchId, existing.against_evidence);
       // Recorded, but a crash came before it became current: finish it.
       if (record.revision === existing.fork_revision) {
         await complete(ctx, record, existing, forkDir, await signSelection(ctx, forkId, existing));
@@ -69,13 +78,18 @@ export async function selectBranch(ctx: OrchestratorContext, forkId: string, req
     if (record.state !== 'ready' && record.state !== 'selected') {
       throw new CitadelError('FORK_STATE_CONFLICT', `a ${record.state} fork cannot be selected from; it must be ready`, { details: { state: record.state } });
     }
-    const branch = compareBranches((await verifyFork(ctx, forkId)).branches).branches.find((b) => b.branch_id === request.branchId);
+    const comparison = compareBranches((await verifyFork(ctx, forkId)).branches);
+    const branch = comparison.branches.find((b) => b.branch_id === request.branchId);
     if (!branch) throw new CitadelError('BRANCH_NOT_FOUND', `no branch ${request.branchId} in ${forkId}`);
     if (!branch.comparable) {
       throw new CitadelError('SELECTION_REFUSED', `${request.branchId} is not comparable: ${branch.reasons.join(', ') || 'no verified result'}`, {
         details: { reasons: branch.reasons },
       });
     }
+    const evidence = evidenceAgainst(comparison, request.branchId);
+    const againstEvidence: AgainstEvidence | null = evidence === null ? null : { acknowledged: true, evidence };
+    // Refused before anything is written: no record, no journal line, no signature.
+    if (againstEvidence !== null && request.againstEvidence !== true) refuseAgainstEvidence(request.branchId, againstEvidence);
     const selection: SelectionRecord = {
       fork_id: forkId,
       fork_revision: record.revision,
@@ -84,6 +98,8 @@ export async function selectBranch(ctx: OrchestratorContext, forkId: string, req
       reason_digest: reasonDigest,
       idempotency_key: key,
       selected_at: ctx.now().toISOString(),
+      // Only when acknowledged: a selection that agrees with the evidence keeps the shape and digest it had before this field existed.
+      ...(againstEvidence === null ? {} : { against_evidence: againstEvidence }),
     };
     // The record's digest, journaled: selection.json stands only as the selection recorded here, and signed.
     const bound = { selection_digest: selectionDigest(selection), ...SIGNED_SELECTION };
@@ -99,6 +115,14 @@ export async function selectBranch(ctx: OrchestratorContext, forkId: string, req
     await journal.result('selection.record', key, 'done', { fork_revision: selectedRevision(selection), ...bound });
     return selection;
   });
+}
+
+function refuseAgainstEvidence(branchId: string, { evidence }: AgainstEvidence): never {
+  throw new CitadelError(
+    'SELECTION_AGAINST_EVIDENCE',
+    `${describeEvidence(branchId, evidence)}. Selecting ${branchId} anyway needs an explicit acknowledgement (citadel fork select … --against-evidence); nothing was recorded`,
+    { details: { branch_id: branchId, ...evidence } },
+  );
 }
 
 /**

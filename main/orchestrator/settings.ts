@@ -13,7 +13,7 @@ const FINGERPRINT_HEX = 16;
  * where the CLI creates it, by the first fork that signs.
  */
 export async function settingsOf(ctx: OrchestratorContext): Promise<z.infer<typeof SettingsSchema>> {
-  const base = { fork_root: ctx.root.dir, issuer_id: ctx.issuerId, key_store: ctx.keys.store.kind };
+  const base = { fork_root: ctx.root.dir, issuer_id: ctx.issuerId, key_store: ctx.keys.store.kind, runtimes: Object.keys(ctx.adapters) };
   const unreadable = (code: string, message: string) =>
     ({ ...base, signing_key: 'unreadable', public_key_fingerprint: null, public_key_pem: null, key_store_ready: false, key_store_problem: `${code}: ${message}` }) as const;
   const status = await ctx.keys.status();

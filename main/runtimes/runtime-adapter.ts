@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { CitadelError } from '../../shared/errors';
 import type { RuntimeProfile } from '../../shared/executors/runtime-profile';
 import type { EgressRule } from '../../shared/sandbox/containment-policy';
+import type { RuntimeActivity } from '../../shared/fork/events';
 import type { ParsedRuntimeOutput } from '../../shared/runtime/telemetry';
 import { zodViolations } from '../../shared/zod-violations';
 
@@ -80,6 +81,11 @@ export interface RuntimeAdapter {
   readonly containmentNeeds: RuntimeContainmentNeeds;
   /** Reads only the runtime's declared machine output; unknown stays null. Never throws on bad output. */
   parseOutput(run: FinishedRun): Promise<ParsedRuntimeOutput>;
+  /**
+   * One stdout line as it arrives, in plain words (issue 14); absent for a runtime whose output
+   * comes only at exit. Never throws; null for a line with nothing to show.
+   */
+  liveActivity?(line: string): RuntimeActivity | null;
 }
 
 /**

@@ -4,6 +4,21 @@ import { FailureCodeSchema } from '../runtime/telemetry';
 import { BranchStateSchema, ForkStateSchema } from './fork-record';
 import { VerifierStepSchema } from './receipts';
 
+/** A running attempt's clock: its start and time budget (null when the contract could not be read). */
+export const RunClockSchema = z.strictObject({
+  started_at: z.iso.datetime(),
+  budget_seconds: z.number().int().positive().nullable(),
+  /** Whether the runtime's output streams while it runs (Codex's JSONL); false: it arrives when the runtime exits (Claude Code's one result). */
+  streams_output: z.boolean(),
+});
+
+/** One event of a runtime's machine output, as a kind and a short plain sentence (never the raw line). */
+export const RuntimeActivitySchema = z.strictObject({
+  kind: z.enum(['session', 'turn_started', 'turn_completed', 'turn_failed', 'item_started', 'item_completed', 'command_started', 'command_completed', 'error']),
+  summary: z.string().max(240),
+});
+export type RuntimeActivity = z.infer<typeof RuntimeActivitySchema>;
+
 /** Typed events the orchestrator streams to every shell (CLI progress, Mission Control). */
 export const ForkEventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('fork_state'), fork_id: z.string(), state: ForkStateSchema, revision: z.number().int() }),
@@ -19,13 +34,27 @@ export const ForkEventSchema = z.discriminatedUnion('type', [
     fork_id: z.string(),
     branch_id: z.string(),
     phase: z.enum(['worktree_ready', 'launched', 'exited', 'stop_requested', 'lost']),
+    /** On `launched` (issue 14): when the runtime started and its time budget, so a shell can show the elapsed time ticking. */
+    run: RunClockSchema.optional(),
   }),
+  // Issue 14: what a running branch's worktree holds against the base, polled by the drive while the runtime runs.
+  z.strictObject({
+    type: z.literal('live_diff'),
+    fork_id: z.string(),
+    branch_id: z.string(),
+    files_changed: z.number().int().nonnegative(),
+    insertions: z.number().int().nonnegative(),
+    deletions: z.number().int().nonnegative(),
+  }),
+  // Issue 14: one step of the runtime's own machine output as it arrives (Codex's JSONL), in plain words.
+  z.strictObject({ type: z.literal('runtime_activity'), fork_id: z.string(), branch_id: z.string(), ...RuntimeActivitySchema.shape }),
   z.strictObject({
     type: z.literal('verifier_step'),
     fork_id: z.string(),
     branch_id: z.string(),
     step: VerifierStepSchema.shape.id,
-    status: z.enum(['passed', 'failed', 'not_run']),
+    // `running` when the workflow's verifier command starts (issue 14); the checks before it take no time worth showing.
+    status: z.enum(['running', 'passed', 'failed', 'not_run']),
   }),
   // A setup step of a branch attempt (issue 13): `running` when it starts, then its result, so the Fork view shows setup live.
   z.strictObject({
@@ -41,3 +70,13 @@ export const ForkEventSchema = z.discriminatedUnion('type', [
 ]);
 export type ForkEvent = z.infer<typeof ForkEventSchema>;
 export type ForkEventSink = (event: ForkEvent) => void;
+
+/**
+ * A fork's state change as its record's history keeps it: only in a rebuilt timeline, which has
+ * no revision to give (the history records none).
+ */
+export const ForkHistoryEventSchema = z.strictObject({ type: z.literal('fork_history'), fork_id: z.string(), state: ForkStateSchema });
+
+/** One past event of a fork (`forkTimeline`), rebuilt from its journal, record and receipts, with when it happened. */
+export const PastForkEventSchema = z.strictObject({ at: z.iso.datetime(), event: z.union([ForkEventSchema, ForkHistoryEventSchema]) });
+export type PastForkEvent = z.infer<typeof PastForkEventSchema>;

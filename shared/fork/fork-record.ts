@@ -76,6 +76,15 @@ export const ForkStatusSchema = z.strictObject({
   contract_digest: DigestSchema,
   executor_set_digest: DigestSchema.nullable(),
   created_at: IsoTimeSchema,
+  /** The objective's first line, shortened (issue 14): local, private state, never in a replay or proof; null when the objective does not match the contract's digest. */
+  title: z.string().nullable(),
+  /**
+   * Whether the title comes from the objective the verified contract binds: `unverified` when the
+   * stored objective (or the contract) does not match, so a changed file is said, not shown blank.
+   */
+  title_standing: z.enum(['verified', 'unverified']),
+  /** The target repository's folder name (issue 14), local like the title; null when the fork's request cannot be read. */
+  repo_name: z.string().nullable(),
   branches: z.array(
     z.strictObject({
       branch_id: BranchIdSchema,

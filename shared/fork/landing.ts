@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import { digestOf, DigestSchema, type Digest } from '../digest';
 import { BranchIdSchema, CommitShaSchema, ForkIdSchema, IsoTimeSchema } from './ids';
+import { AgainstEvidenceSchema } from './selection-evidence';
 
 /**
  * An operator's selection (spec: Selection and landing): an immutable decision that runs no git.
  * `fork_revision` is the revision of the fork record the operator selected against. Recording the
  * selection is itself exactly one transition (state → `selected`), so the selection is current
  * while the record stays at `selectedRevision(selection)`; any later change makes it stale.
+ * `against_evidence` is present only when the operator selected a branch the evidence did not
+ * support and acknowledged it (selection-evidence.ts); a selection without it agreed with the evidence.
  */
 export const SelectionRecordSchema = z.strictObject({
   fork_id: ForkIdSchema,
@@ -16,6 +19,7 @@ export const SelectionRecordSchema = z.strictObject({
   reason_digest: DigestSchema,
   idempotency_key: z.string().min(1).max(128),
   selected_at: IsoTimeSchema,
+  against_evidence: AgainstEvidenceSchema.optional(),
 });
 export type SelectionRecord = z.infer<typeof SelectionRecordSchema>;
 
@@ -78,6 +82,8 @@ export const LandingPlanSchema = z.strictObject({
   target_branch: z.string().nullable(),
   target_repo_head: CommitShaSchema.nullable(),
   selected_branch_head: CommitShaSchema.nullable(),
+  /** The selection's acknowledgement, when it was made against the evidence: landing shows it as a warning. */
+  against_evidence: AgainstEvidenceSchema.optional(),
 });
 export type LandingPlan = z.infer<typeof LandingPlanSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BranchIdSchema, ForkIdSchema } from '../fork/ids';
 import { defineChannels, type BridgeOf, type ReplyOf, type RequestOf, type ResponseOf } from './define-channels';
 
 /**
@@ -30,6 +31,14 @@ const APP = defineChannels('citadel-app', {
     }),
     /** `saved: false` when the operator cancelled. */
     response: z.strictObject({ saved: z.boolean() }),
+  },
+  /**
+   * Opens one branch's worktree in the desktop's editor (the application it opens folders with) or
+   * in a terminal there. Ids only: the main process finds the worktree, so the renderer can name no path.
+   */
+  openWorktree: {
+    request: z.strictObject({ fork_id: ForkIdSchema, branch_id: BranchIdSchema, with: z.enum(['editor', 'terminal']) }),
+    response: z.strictObject({ opened: z.literal(true) }),
   },
 });
 

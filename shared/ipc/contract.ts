@@ -1,21 +1,27 @@
 import { z } from 'zod';
-import { ExecutorProfileSchema } from '../executors/profile-schema';
+import { ExecutorFileSchema, ExecutorProfileSchema } from '../executors/profile-schema';
+import { ProfileSetNameSchema, ProfileSetSchema } from '../executors/profile-sets';
 import { ExecutorSetDescriptionSchema } from '../executors/executor-set-description';
+import { CleanabilitySchema } from '../fork/cleanability';
 import { ComparisonSchema } from '../fork/compare';
 import { ContainmentChoiceSchema, ReceiptContainmentSchema } from '../fork/containment-facts';
 import { ForkContainmentSchema } from '../fork/containment-display';
 import { MAX_ATTEMPTS_LIMIT } from '../fork/contract';
-import { ForkEventSchema } from '../fork/events';
+import { ForkEventSchema, PastForkEventSchema } from '../fork/events';
 import { BranchIdSchema, ForkIdSchema } from '../fork/ids';
 import { ForkStateSchema, ForkStatusSchema } from '../fork/fork-record';
+import { ForkOverviewSchema } from '../fork/fork-overview';
 import { LandingCheckSchema, SelectionRecordSchema } from '../fork/landing';
 import { ModelProofSchema } from '../fork/model-proof';
+import { SelectedAgainstEvidenceSchema } from '../fork/selection-evidence';
 import { ResumabilitySchema } from '../fork/resumability';
 import { StartPreviewSchema } from '../fork/start-preview';
+import { InlineWorkflowSchema } from '../fork/workflow';
 import { DiffSummarySchema, VerifierEvidenceSchema } from '../fork/receipts';
 import { AttestationVerificationSchema } from '../publish/attestation';
 import { ProofProjectionSchema } from '../publish/replay';
-import { ReadinessReportSchema } from '../runtime/readiness';
+import { LocalProviderReadinessSchema, ReadinessReportSchema, RuntimeReadinessSchema } from '../runtime/readiness';
+import { SandboxReadinessSchema } from '../sandbox/sandbox-readiness';
 import { TelemetrySchema } from '../runtime/telemetry';
 import { defineChannels, type BridgeOf, type ReplyOf, type RequestOf, type ResponseOf } from './define-channels';
 
@@ -44,6 +50,13 @@ export const StartForkRequestSchema = z.strictObject({
   repo: z.string().min(1).max(4096),
   executors: ExecutorChoiceSchema,
   workflow_file: z.string().max(4096).nullable(),
+  /**
+   * The workflow as edited in New Fork (issue 13); with `workflow_file`, the file it was edited
+   * from, which stays protected. Not walked here (z.json() recurses, so deep input threw): the
+   * orchestrator parses it with the finite InlineWorkflowSchema and reports a bad one, of any
+   * depth, as WORKFLOW_INVALID at the workflow field. The transport bounds its size.
+   */
+  workflow: z.unknown().optional(),
   budget_seconds: z.number().int().min(1).max(7 * 24 * 3600).nullable(),
   /** Attempts per branch (the contract's max_attempts); absent or null means the default, 1. */
   max_attempts: z.number().int().min(1).max(MAX_ATTEMPTS_LIMIT).nullable().optional(),
@@ -90,7 +103,11 @@ export const SettingsSchema = z.strictObject({
   key_store: z.enum(['os-keychain', 'file']),
   key_store_ready: z.boolean(),
   key_store_problem: z.string().nullable(),
+  /** The runtimes this host has adapters for: Settings asks each one's readiness separately. */
+  runtimes: z.array(z.string()),
 });
+
+const ProfileSetsReplySchema = z.strictObject({ sets: z.array(ProfileSetSchema) });
 
 /** `citadel fork clean`: what was removed per branch; the evidence is never touched. */
 export const CleanOutcomeSchema = z.strictObject({
@@ -109,10 +126,19 @@ export const OpenedArtifactSchema = z.strictObject({
 const CONTRACT = defineChannels('citadel', {
   listForks: { request: z.strictObject({ state: ForkStateSchema.nullable() }), response: z.strictObject({ forks: z.array(ForkListEntrySchema) }) },
   forkStatus: { request: Fork, response: ForkStatusSchema },
+  /** The Fork page header: title, repository, base, selection, landing and worktree paths (local facts, never published). */
+  forkOverview: { request: Fork, response: ForkOverviewSchema },
   /** The containment the fork's contract binds (immutable, so read once per view). */
   forkContainment: { request: Fork, response: ForkContainmentSchema },
+  /** The fork's past events, rebuilt from its journal, record and receipts (issue 14): shown before the live ones. */
+  forkTimeline: { request: Fork, response: z.array(PastForkEventSchema).max(20_000) },
   previewFork: { request: PreviewForkRequestSchema, response: StartPreviewSchema },
   startFork: { request: StartForkRequestSchema, response: ForkStatusSchema },
+  /** The workflow the New Fork editor starts from: the file's, or the built-in one (null file). */
+  workflowDocument: {
+    request: z.strictObject({ workflow_file: z.string().max(4096).nullable() }),
+    response: z.strictObject({ source: z.enum(['builtin', 'file']), document: InlineWorkflowSchema }),
+  },
   stopBranch: { request: z.strictObject({ fork_id: ForkIdSchema, branch_id: BranchIdSchema.nullable() }), response: ForkStatusSchema },
   resumability: { request: Fork, response: ResumabilitySchema },
   /** Continues the recorded request (launches what is pending); the rest streams as events. */
@@ -123,13 +149,26 @@ const CONTRACT = defineChannels('citadel', {
     response: ForkStatusSchema,
   },
   cleanFork: { request: Fork, response: CleanOutcomeSchema },
+  /** Whether cleanFork would act now, and why not (the orchestrator's rule; the view only shows it). */
+  cleanability: { request: Fork, response: CleanabilitySchema },
   branchDetail: { request: z.strictObject({ fork_id: ForkIdSchema, branch_id: BranchIdSchema }), response: BranchDetailSchema },
   compareFork: { request: Fork, response: ComparisonSchema },
   selectBranch: {
-    request: z.strictObject({ fork_id: ForkIdSchema, branch_id: BranchIdSchema, reason: z.string().min(1).max(16 * 1024), actor: z.string().min(1).max(128) }),
+    request: z.strictObject({
+      fork_id: ForkIdSchema,
+      branch_id: BranchIdSchema,
+      reason: z.string().min(1).max(16 * 1024),
+      actor: z.string().min(1).max(128),
+      /** The operator's typed acknowledgement of selecting against the evidence (`--against-evidence`). */
+      against_evidence: z.boolean().optional(),
+    }),
     response: SelectionRecordSchema,
   },
-  landingChecks: { request: Fork, response: z.strictObject({ checks: z.array(LandingCheckSchema), token: z.string().nullable() }) },
+  landingChecks: {
+    request: Fork,
+    // against_evidence: the selection's acknowledgement when it was made against the evidence, shown as a warning.
+    response: z.strictObject({ checks: z.array(LandingCheckSchema), token: z.string().nullable(), against_evidence: SelectedAgainstEvidenceSchema.nullable() }),
+  },
   confirmLanding: { request: z.strictObject({ fork_id: ForkIdSchema, token: z.string().regex(/^[0-9a-f]{12}$/) }), response: z.strictObject({ landed: z.literal(true), merge_commit: z.string() }) },
   exportReplay: { request: Fork, response: z.strictObject({ text: z.string(), digest: z.string() }) },
   exportProof: { request: Fork, response: z.strictObject({ text: z.string(), digest: z.string() }) },
@@ -138,6 +177,14 @@ const CONTRACT = defineChannels('citadel', {
   validateExecutors: { request: z.strictObject({ text: z.string().max(1024 * 1024) }), response: ExecutorSetDescriptionSchema },
   readiness: { request: z.strictObject({}), response: ReadinessReportSchema },
   settings: { request: z.strictObject({}), response: SettingsSchema },
+  /** The readiness report's parts, one call each, so Settings fills each in as it answers. */
+  runtimeReadiness: { request: z.strictObject({ runtime: z.string().min(1).max(64) }), response: RuntimeReadinessSchema },
+  localProviderReadiness: { request: z.strictObject({}), response: z.strictObject({ providers: z.array(LocalProviderReadinessSchema) }) },
+  sandboxReadiness: { request: z.strictObject({}), response: SandboxReadinessSchema },
+  /** Saved executor profile sets (the fork root's settings); saving under an existing name replaces that set. */
+  profileSets: { request: z.strictObject({}), response: ProfileSetsReplySchema },
+  saveProfileSet: { request: z.strictObject({ name: ProfileSetNameSchema, file: ExecutorFileSchema }), response: ProfileSetsReplySchema },
+  deleteProfileSet: { request: z.strictObject({ name: ProfileSetNameSchema }), response: ProfileSetsReplySchema },
   /** `citadel verify` of an opened attestation bundle, offline: nothing of the fork root is read. */
   verifyAttestation: {
     request: z.strictObject({ bundle: z.string().max(16 * 1024 * 1024), public_key_pem: z.string().max(16 * 1024).nullable() }),

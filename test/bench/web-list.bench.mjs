@@ -13,10 +13,13 @@
 //   the status projection, then the response schema check (ForkListEntrySchema per fork) and
 //   JSON.stringify; the client parses the JSON reply. Each fork's contract.json is read too (a fork
 //   whose contract no longer verifies is listed blocked, never ready): readFile + JSON.parse +
-//   contract schema + its canonical digest compared with the record's.
+//   contract schema + its canonical digest compared with the record's. Each fork's labels (issue
+//   14): objective.txt read and its SHA-256 compared with the contract's objective_digest, its
+//   first line kept as the title; request.json parsed for the repository name.
 // - bare: readdir + readFile + JSON.parse + ForkRecordSchema.parse per record, and the same read,
-//   schema and digest of its contract.json (both parses are fair: the API does each too), with the
-//   same Promise.all concurrency as listForks.
+//   schema and digest of its contract.json (both parses are fair: the API does each too), the same
+//   objective read, digest and first line, and request.json parsed, with the same Promise.all
+//   concurrency as listForks.
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
@@ -24,6 +27,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { sha256, writeSyntheticForks } from './synthetic-forks.mjs';
 
 export const name = 'web-list-1000-forks-vs-bare-read';
 
@@ -33,10 +37,6 @@ const FORKS = 1000;
 const ROUNDS = 15;
 const WARMUP = 3;
 
-const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
-const FORK_STATES = ['pending', 'running', 'ready', 'selected', 'landed', 'blocked', 'failed'];
-const BRANCH_STATES = ['pending', 'running', 'passed', 'failed', 'blocked', 'unknown'];
-const RUNTIMES = ['claude', 'codex', 'gemini', 'local-llm'];
 
 export async function run({ log = (line) => process.stderr.write(`${line}\n`) } = {}) {
   const work = mkdtempSync(path.join(tmpdir(), 'citadel-bench-web-list-'));
@@ -68,18 +68,8 @@ export async function run({ log = (line) => process.stderr.write(`${line}\n`) } 
     );
     const contractSchema = (record) => (record.schema_version === 1 ? ContractV1Schema : ContractV2Schema);
 
-    log(`  ${name}: writing ${FORKS} fork records and their contracts`);
-    const records = syntheticRecords(FORKS);
-    // Every record and contract, not just one, must pass the real schema and digest: an invalid one
-    // would be listed as "unknown" or "blocked" without its full cost and flatter the API side.
-    for (const { record, contract } of records) {
-      ForkRecordSchema.parse(record);
-      contractSchema(record).parse(contract);
-      record.contract_digest = digestOf(contract);
-      mkdirSync(path.join(forksDir, record.fork_id), { recursive: true });
-      writeFileSync(path.join(forksDir, record.fork_id, 'fork.json'), `${JSON.stringify(record, null, 2)}\n`);
-      writeFileSync(path.join(forksDir, record.fork_id, 'contract.json'), `${JSON.stringify(contract, null, 2)}\n`);
-    }
+    log(`  ${name}: writing ${FORKS} fork records, their contracts, objectives and requests`);
+    const records = writeSyntheticForks(forksDir, FORKS, { ForkRecordSchema, contractSchema, digestOf });
 
     const env = { ...process.env, CITADEL_HOME: home, CITADEL_KEYSTORE: 'file', CITADEL_ISSUER: 'bench' };
     const ctx = await openOrchestratorContext({ env });
@@ -98,6 +88,8 @@ export async function run({ log = (line) => process.stderr.write(`${line}\n`) } 
       const listed = new Map(reply.value.forks.map((f) => [f.fork_id, f.state]));
       const changed = records.find(({ record }) => listed.get(record.fork_id) !== record.state);
       if (changed) throw new Error(`listForks shows ${changed.record.fork_id} as ${listed.get(changed.record.fork_id)}, not ${changed.record.state}: its contract did not verify`);
+      const untitled = reply.value.forks.find((f) => f.title === null || f.repo_name === null);
+      if (untitled) throw new Error(`listForks shows ${untitled.fork_id} without its title or repository: its labels were not read`);
     };
     const bare = async () => {
       const ids = await readdir(forksDir);
@@ -106,7 +98,11 @@ export async function run({ log = (line) => process.stderr.write(`${line}\n`) } 
           const record = ForkRecordSchema.parse(JSON.parse(await readFile(path.join(forksDir, id, 'fork.json'), 'utf8')));
           const contract = contractSchema(record).parse(JSON.parse(await readFile(path.join(forksDir, id, 'contract.json'), 'utf8')));
           if (digestOf(contract) !== record.contract_digest) throw new Error(`bare: the contract of ${id} does not verify`);
-          return record;
+          const objective = await readFile(path.join(forksDir, id, 'objective.txt'));
+          if (sha256(objective) !== contract.objective_digest) throw new Error(`bare: the objective of ${id} is not the contract's`);
+          const title = objective.toString('utf8').split('\n', 1)[0];
+          const repo = path.basename(JSON.parse(await readFile(path.join(forksDir, id, 'request.json'), 'utf8')).repo);
+          return { record, title, repo };
         }),
       );
       if (parsed.length !== FORKS) throw new Error(`bare read ${parsed.length} forks, expected ${FORKS}`);
@@ -145,97 +141,6 @@ export async function run({ log = (line) => process.stderr.write(`${line}\n`) } 
     rmSync(work, { recursive: true, force: true });
     rmSync(bundle, { force: true });
   }
-}
-
-/** One template, varied ids, schema versions (1 and 2), 2–4 branches and states; deterministic. */
-function syntheticRecords(count) {
-  const start = Date.UTC(2025, 0, 1);
-  const records = [];
-  for (let i = 0; i < count; i++) {
-    const createdMs = start + i * 60_000;
-    const at = (offsetS) => new Date(createdMs + offsetS * 1000).toISOString();
-    const state = FORK_STATES[i % FORK_STATES.length];
-    const schemaVersion = i % 3 === 0 ? 1 : 2;
-    const branchCount = 2 + (i % 3);
-    const branches = Array.from({ length: branchCount }, (_, j) => {
-      const runtime = RUNTIMES[(i + j) % RUNTIMES.length];
-      const branchState = BRANCH_STATES[(i + j) % BRANCH_STATES.length];
-      const profileId = `${runtime}-${String(j).padStart(2, '0')}`;
-      return {
-        branch_id: `branch-${profileId}`,
-        profile_id: profileId,
-        runtime,
-        executor_profile_digest: schemaVersion === 1 ? null : hexDigest(i * 8 + j),
-        git_branch: `citadel/${forkId(createdMs, i)}/branch-${profileId}`,
-        attempt: 1 + ((i + j) % 2),
-        state: branchState,
-        failure_code: branchState === 'failed' ? 'RUNTIME_EXITED_NONZERO' : null,
-        blocked_reason: branchState === 'blocked' ? 'process_lost' : null,
-        history: [
-          { state: 'pending', at: at(1) },
-          { state: 'running', at: at(2) },
-          { state: branchState, at: at(30 + j) },
-        ],
-      };
-    });
-    const record = {
-      schema_version: schemaVersion,
-      fork_id: forkId(createdMs, i),
-      demo: i % 10 === 0,
-      revision: 3 + (i % 5),
-      state,
-      created_at: at(0),
-      base_revision: hex(i, 40),
-      // Set to the contract's own digest once it is built.
-      contract_digest: hexDigest(i),
-      executor_set_digest: schemaVersion === 1 ? null : hexDigest(i + 100_000),
-      history: [
-        { state: 'pending', at: at(0) },
-        { state: 'running', at: at(1) },
-        { state, at: at(60) },
-      ],
-      branches,
-    };
-    records.push({ record, contract: syntheticContract(record, i) });
-  }
-  return records;
-}
-
-/** A contract of the record's schema that binds its base revision (and, schema 2, its executor set). */
-function syntheticContract(record, i) {
-  const contract = {
-    objective_digest: hexDigest(i + 200_000),
-    scope: { repository: 'whole', effects: 'branch_worktree' },
-    policy: { protected_paths: ['test/**'], landing: 'selection_and_confirmation' },
-    budget: { max_duration_seconds: 1800, max_cost_usd: null, max_attempts: 1 },
-    workflow: { source: 'file', steps: [{ id: 'fix', instruction: `Fix bug ${i}.` }], file_path_in_repo: null, file_digest: hexDigest(i + 300_000) },
-    verifier: { builtin: ['git_diff_check'], command: { command: 'node', args: ['--test'], timeout_seconds: 120 } },
-    base_revision: record.base_revision,
-  };
-  if (record.schema_version === 1) return contract;
-  return { ...contract, executor_set_digest: record.executor_set_digest, signer_public_key_digest: hexDigest(i + 400_000), issuer_id: 'bench' };
-}
-
-/** `fork-` + a ULID-shaped id: 10 base32 characters of time, 16 of a counter-derived "random" part. */
-function forkId(ms, i) {
-  let time = '';
-  for (let n = ms, k = 0; k < 10; k++, n = Math.floor(n / 32)) time = CROCKFORD[n % 32] + time;
-  let rand = '';
-  for (let k = 0, n = i * 2654435761; k < 16; k++) {
-    rand += CROCKFORD[(n >>> 0) % 32];
-    n = Math.imul(n ^ (n >>> 13), 1274126177) + k;
-  }
-  return `fork-${time}${rand}`;
-}
-
-function hex(seed, length) {
-  let out = '';
-  for (let n = (seed + 1) * 2246822519; out.length < length; n = Math.imul(n ^ (n >>> 15), 2654435761) + 1) out += (n >>> 0).toString(16).padStart(8, '0');
-  return out.slice(0, length);
-}
-
-function hexDigest(seed) {
-  return `sha256:${hex(seed, 64)}`;
 }
 
 function median(values) {

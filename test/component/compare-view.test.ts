@@ -1,6 +1,8 @@
 import { render, screen, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import { compareBranches } from '../../shared/fork/compare';
+import { modelProof } from '../../shared/fork/model-proof';
+import { BranchDetailSchema } from '../../shared/ipc/contract';
 import CompareView from '../../renderer/src/views/CompareView.svelte';
 import { fakeClient } from './support/fake-client';
 import { evidence, FORK_ID, receipt, telemetry } from './support/fixtures';
@@ -31,7 +33,7 @@ describe('compare view', () => {
     render(CompareView, { props: { client, forkId: FORK_ID } });
 
     expect(await screen.findByRole('heading', { name: /outcome: recommend/i })).toHaveTextContent('branch-claude');
-    expect(calls).toEqual([{ channel: 'compareFork', request: { fork_id: FORK_ID } }]);
+    expect(calls.filter((c) => c.channel === 'compareFork')).toEqual([{ channel: 'compareFork', request: { fork_id: FORK_ID } }]);
 
     const table = screen.getByRole('table', { name: /cost and speed/i });
     expect(within(table).getByText('not deciding')).toBeVisible();
@@ -62,6 +64,49 @@ describe('compare view', () => {
     // Nothing verified for the codex branch: its telemetry is unknown rather than zero.
     const codexCells = [rowOf(/^cost/i), rowOf(/^duration/i)].map((row) => within(row).getAllByRole('cell')[1]);
     for (const cell of codexCells) expect(cell).toHaveTextContent(/^unknown$/);
+  });
+
+  it("shows the branches' diffs side by side and a Select button per comparable branch, leading into the select flow", async () => {
+    const comparison = compareBranches([evidence('branch-claude', receipt('branch-claude')), evidence('branch-codex', receipt('branch-codex')), evidence('branch-gemini', null)]);
+    const diff = (file: string): string => `diff --git a/${file} b/${file}\n--- a/${file}\n+++ b/${file}\n@@ -1 +1 @@\n-old\n+new in ${file}\n`;
+    const { client, calls } = fakeClient({
+      compareFork: () => ({ ok: true, value: comparison }),
+      branchDetail: ({ branch_id }) => ({
+        ok: true,
+        value: BranchDetailSchema.parse({
+          fork_id: FORK_ID,
+          branch_id,
+          runtime: 'claude',
+          state: 'passed',
+          failure_code: null,
+          receipt_verified: branch_id !== 'branch-gemini',
+          verification_reasons: [],
+          model: modelProof({ model: null, local_provider: null }, null),
+          telemetry: null,
+          verifier: null,
+          diff_summary: null,
+          diff_text: branch_id === 'branch-gemini' ? null : diff(`src/${branch_id}.js`),
+          duration_ms: null,
+          containment: null,
+        }),
+      }),
+    });
+    render(CompareView, { props: { client, forkId: FORK_ID } });
+
+    const columns = await screen.findByRole('region', { name: 'Diff of branch-claude' }).then((c) => c.parentElement);
+    if (columns === null) throw new Error('diff column outside its grid');
+    expect(within(columns).getAllByRole('region').map((r) => r.getAttribute('aria-label'))).toEqual(['Diff of branch-claude', 'Diff of branch-codex', 'Diff of branch-gemini']);
+    expect(await within(screen.getByRole('region', { name: 'Diff of branch-claude' })).findByText(/new in src\/branch-claude\.js/)).toBeInTheDocument();
+    expect(await within(screen.getByRole('region', { name: 'Diff of branch-codex' })).findByText(/new in src\/branch-codex\.js/)).toBeInTheDocument();
+    expect(within(screen.getByRole('region', { name: 'Diff of branch-gemini' })).getByText(/no diff to show/)).toBeInTheDocument();
+    expect(calls.filter((c) => c.channel === 'branchDetail').map((c) => c.request)).toEqual(comparison.branches.map((b) => ({ fork_id: FORK_ID, branch_id: b.branch_id })));
+
+    // One Select per comparable branch, each into the select flow with that branch chosen.
+    const decide = within(rowOf(/^decide$/i)).getAllByRole('cell');
+    expect(within(decide[0] as HTMLElement).getByRole('link', { name: 'Select branch-claude' })).toHaveAttribute('href', `#/fork/${FORK_ID}/select?branch=branch-claude`);
+    expect(within(decide[1] as HTMLElement).getByRole('link', { name: 'Select branch-codex' })).toHaveAttribute('href', `#/fork/${FORK_ID}/select?branch=branch-codex`);
+    expect(within(decide[2] as HTMLElement).queryByRole('link')).toBeNull();
+    expect(decide[2]).toHaveTextContent('not comparable');
   });
 
   it('shows a refused comparison as its typed error', async () => {

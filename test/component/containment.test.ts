@@ -33,6 +33,7 @@ const settings = {
   key_store: 'os-keychain',
   key_store_ready: true,
   key_store_problem: null,
+  runtimes: [] as string[],
 } as const;
 
 const CONTAINED = { mode: 'contained', backend: 'bubblewrap', backend_version: 'bubblewrap 0.8.0', policy_digest: digest('policy claude') } as const;
@@ -93,10 +94,10 @@ describe('containment in Mission Control', () => {
   });
 
   it('Settings reports the backend ready with its version, or not ready with the package to install', async () => {
-    const ready = render(SettingsView, { props: { client: fakeClient({ settings: () => ({ ok: true, value: settings }), readiness: () => ({ ok: true, value: readiness(READY) }) }).client } });
+    const ready = render(SettingsView, { props: { client: fakeClient({ settings: () => ({ ok: true, value: settings }), sandboxReadiness: () => ({ ok: true, value: READY }) }).client } });
     expect(await screen.findByTestId('sandbox-readiness')).toHaveTextContent(/ready.*bubblewrap.*\/usr\/bin\/bwrap.*bubblewrap 0\.8\.0/);
     ready.unmount();
-    render(SettingsView, { props: { client: fakeClient({ settings: () => ({ ok: true, value: settings }), readiness: () => ({ ok: true, value: readiness(MISSING) }) }).client } });
+    render(SettingsView, { props: { client: fakeClient({ settings: () => ({ ok: true, value: settings }), sandboxReadiness: () => ({ ok: true, value: MISSING }) }).client } });
     const missing = await screen.findByTestId('sandbox-readiness');
     expect(missing).toHaveTextContent('not ready');
     expect(missing).toHaveTextContent('apt-get install bubblewrap');

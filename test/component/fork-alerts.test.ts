@@ -64,13 +64,27 @@ describe('fork alerts: title counts, changes and notifications', () => {
     expect(alerts.title).toBe('(1 ready) Citadel Mission Control');
   });
 
+  it('shares one listForks read (and one parse) with the Forks view', async () => {
+    const { client, calls } = fakeClient({ listForks: () => ({ ok: true, value: { forks: [forkStatus({ state: 'running' })] } }) });
+    const alerts = new ForkAlerts();
+    const stop = alerts.start(client, null);
+    render(ForksView, { props: { client } });
+    await screen.findByRole('table');
+    expect(alerts.title).toBe('(1 running) Citadel Mission Control');
+    expect(calls.filter((c) => c.channel === 'listForks')).toHaveLength(1);
+    stop();
+  });
+
   it('highlights a changed fork in the list', async () => {
-    const { client } = fakeClient({ listForks: () => ({ ok: true, value: { forks: [forkStatus({ state: 'ready' }), forkStatus({ fork_id: OTHER, state: 'ready' })] } }) });
+    const forks = [forkStatus({ state: 'ready', title: 'Changed one' }), forkStatus({ fork_id: OTHER, state: 'ready', title: 'Quiet one' })];
+    const { client } = fakeClient({ listForks: () => ({ ok: true, value: { forks } }) });
     forkAlerts.changed.add(FORK_ID);
     render(ForksView, { props: { client } });
-    const row = (await screen.findByRole('link', { name: FORK_ID })).closest('tr') as HTMLElement;
+    const row = (await screen.findByRole('link', { name: 'Changed one' })).closest('tr') as HTMLElement;
+    expect(row).toHaveClass('changed');
     expect(within(row).getByText('changed')).toBeInTheDocument();
-    const other = screen.getByRole('link', { name: OTHER }).closest('tr') as HTMLElement;
+    const other = screen.getByRole('link', { name: 'Quiet one' }).closest('tr') as HTMLElement;
+    expect(other).not.toHaveClass('changed');
     expect(within(other).queryByText('changed')).toBeNull();
     forkAlerts.seen(FORK_ID);
   });

@@ -1,5 +1,6 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
+import type { Cleanability } from '../../shared/fork/cleanability';
 import type { Resumability } from '../../shared/fork/resumability';
 import type { ForkStatus } from '../../shared/fork/fork-record';
 import ForkView from '../../renderer/src/views/ForkView.svelte';
@@ -13,12 +14,13 @@ const blocked = forkStatus({ state: 'blocked', branches: [claudeBlocked, codexPa
 const retried = forkStatus({ state: 'running', branches: [{ ...claudeBlocked, state: 'running', failure_code: null, blocked_reason: null, blocked_code: null, attempt: 2 }, codexPassed] });
 
 /** A fork that is `blocked` until a resume or retry answers with its new (running) status. */
-function setup(resumability: Resumability = { resumable: false, reason: 'nothing_to_resume' }) {
+function setup(resumability: Resumability = { resumable: false, reason: 'nothing_to_resume' }, cleanability: Cleanability = { cleanable: true }) {
   let current = blocked;
   const moveOn = () => ({ ok: true as const, value: (current = retried) });
   return fakeClient({
     forkStatus: () => ({ ok: true, value: current }),
     resumability: () => ({ ok: true, value: resumability }),
+    cleanability: () => ({ ok: true, value: cleanability }),
     resumeFork: moveOn,
     resolveBranch: (request) =>
       request.resolution === 'retry'
@@ -131,6 +133,7 @@ describe('fork view: clean', () => {
   it('shows a refused clean as its typed error', async () => {
     const { client } = fakeClient({
       forkStatus: () => ({ ok: true, value: blocked }),
+      cleanability: () => ({ ok: true, value: { cleanable: true } }),
       cleanFork: () => ({ ok: false, error: { code: 'FORK_STATE_CONFLICT', message: 'stop the running branches first: branch-claude' } }),
     });
     render(ForkView, { props: { client, forkId: FORK_ID } });
@@ -138,6 +141,42 @@ describe('fork view: clean', () => {
     await fireEvent.click(screen.getByRole('button', { name: 'Confirm clean' }));
     const refusal = (await screen.findByRole('heading', { name: 'Clean was refused' })).closest('[role="alert"]');
     expect(refusal).toHaveTextContent('stop the running branches first: branch-claude');
+  });
+});
+
+describe('fork view: only the actions that apply', () => {
+  it('disables Clean while the orchestrator says a branch runs, with its reason as visible text and a tooltip', async () => {
+    const { client, calls } = setup({ resumable: false, reason: 'in_progress' }, { cleanable: false, reason: 'branches_running', branch_ids: ['branch-claude'] });
+    render(ForkView, { props: { client, forkId: FORK_ID } });
+    const clean = await screen.findByRole('button', { name: 'Clean…' });
+    const reason = 'Not now: stop the running branches first (branch-claude).';
+    await waitFor(() => expect(clean).toBeDisabled());
+    expect(clean).toHaveAccessibleDescription(reason);
+    expect(clean).toHaveAttribute('title', reason);
+    expect(screen.getByText(reason)).toBeVisible();
+    expect(callsTo(calls, 'cleanability')).toEqual([{ channel: 'cleanability', request: { fork_id: FORK_ID } }]);
+  });
+
+  it('says why Clean is unknown in plain words when the orchestrator cannot tell', async () => {
+    const { client } = fakeClient({
+      forkStatus: () => ({ ok: true, value: blocked }),
+      cleanability: () => ({ ok: false, error: { code: 'FORK_LOCKED', message: 'fork-… is locked by pid 4242' } }),
+    });
+    render(ForkView, { props: { client, forkId: FORK_ID } });
+    const clean = await screen.findByRole('button', { name: 'Clean…' });
+    await waitFor(() => expect(clean).toHaveAccessibleDescription(/Another Citadel process is changing this fork right now/));
+    expect(clean).toBeDisabled();
+  });
+
+  it('on a settled fork, Stop is disabled with the reason, for the fork and for each branch', async () => {
+    const { client } = setup();
+    render(ForkView, { props: { client, forkId: FORK_ID } });
+    const stopAll = await screen.findByRole('button', { name: 'Stop every running branch' });
+    expect(stopAll).toBeDisabled();
+    expect(stopAll).toHaveAccessibleDescription('No branch is running or pending, so there is nothing to stop.');
+    const codexStop = within(await branchPanel('branch-codex')).getByRole('button', { name: 'Stop branch-codex' });
+    expect(codexStop).toBeDisabled();
+    expect(codexStop).toHaveAccessibleDescription('Nothing to stop: this branch is passed.');
   });
 });
 

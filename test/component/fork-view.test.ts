@@ -1,5 +1,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import type { AppReply } from '../../shared/ipc/app-channels';
+import { ForkOverviewSchema, type ForkOverview } from '../../shared/fork/fork-overview';
 import { BranchDetailSchema, type BranchDetail } from '../../shared/ipc/contract';
 import { modelProof } from '../../shared/fork/model-proof';
 import ForkView from '../../renderer/src/views/ForkView.svelte';
@@ -32,9 +34,29 @@ const detail = (branchId: string): BranchDetail =>
     containment: null,
   });
 
-function setup() {
+const MERGE = 'c0ffee'.padEnd(40, '1');
+const overview = (overrides: Partial<ForkOverview> = {}): ForkOverview =>
+  ForkOverviewSchema.parse({
+    fork_id: FORK_ID,
+    title: 'Make sum add its arguments',
+    title_standing: 'verified',
+    repo_name: 'payments',
+    repo_path: '/home/alice/src/payments',
+    base_revision: running.base_revision,
+    repo_branch: 'main',
+    selection: null,
+    landing: null,
+    worktrees: [
+      { branch_id: 'branch-claude', path: `/home/alice/.citadel/worktrees/${FORK_ID}/branch-claude`, present: true },
+      { branch_id: 'branch-codex', path: `/home/alice/.citadel/worktrees/${FORK_ID}/branch-codex`, present: false },
+    ],
+    ...overrides,
+  });
+
+function setup(facts: ForkOverview = overview(), app: Parameters<typeof fakeClient>[1] = {}) {
   return fakeClient({
     forkStatus: () => ({ ok: true, value: running }),
+    forkOverview: () => ({ ok: true, value: facts }),
     proofProjection: () => ({
       ok: true,
       value: {
@@ -60,7 +82,7 @@ function setup() {
     }),
     branchDetail: (request) => ({ ok: true, value: detail(request.branch_id) }),
     stopBranch: () => ({ ok: true, value: running }),
-  });
+  }, app);
 }
 
 const panel = async (branchId: string): Promise<HTMLElement> => {
@@ -179,5 +201,67 @@ describe('fork view', () => {
     expect(alert).not.toHaveTextContent('another fork');
     expect(within(screen.getByRole('log', { name: 'Live events of the fork' })).getByText('drive stopped · SIGNING_KEY_MISMATCH')).toBeInTheDocument();
   });
-});
 
+  describe('what the fork is, and where its work is', () => {
+    it('heads the page with the title, repository, base, selection with its reason and the landing merge commit', async () => {
+      const selection = { branch_id: 'branch-claude', actor: 'alice', selected_at: '2026-11-29T21:00:00.000Z', reason: 'its verifier passed', reason_digest: digest('reason') };
+      const landing = { status: 'landed' as const, branch_id: 'branch-claude', target_branch: 'main', merge_commit: MERGE, landed_at: '2026-11-29T21:05:00.000Z', on_target_branch: true };
+      render(ForkView, { props: { client: setup(overview({ selection, landing })).client, forkId: FORK_ID } });
+      expect(await screen.findByRole('heading', { level: 2, name: 'Make sum add its arguments' })).toBeInTheDocument();
+      expect(screen.getByTestId('fork-repo')).toHaveTextContent('payments /home/alice/src/payments');
+      expect(screen.getByTestId('fork-base')).toHaveTextContent(`commit ${running.base_revision.slice(0, 12)}; the repository is on branch main now`);
+      expect(screen.getByTestId('fork-selection')).toHaveTextContent('branch-claude selected by alice');
+      expect(screen.getByTestId('fork-selection')).toHaveTextContent('Reason: its verifier passed');
+      expect(screen.getByTestId('fork-landing')).toHaveTextContent('landed branch-claude into main as merge commit c0ffee111111');
+      expect(screen.getByTestId('merge-commit')).toHaveAttribute('title', MERGE);
+      expect(screen.getByTestId('fork-landing')).not.toHaveTextContent('not on main now');
+    });
+
+    it('says when only the reason digest is known, the title cannot be shown, or the merge left the branch', async () => {
+      const selection = { branch_id: 'branch-codex', actor: 'bob', selected_at: '2026-11-29T21:00:00.000Z', reason: null, reason_digest: digest('reason') };
+      const landing = { status: 'landed' as const, branch_id: 'branch-codex', target_branch: 'main', merge_commit: MERGE, landed_at: '2026-11-29T21:05:00.000Z', on_target_branch: false };
+      render(ForkView, { props: { client: setup(overview({ title: null, title_standing: 'unverified', repo_branch: null, selection, landing })).client, forkId: FORK_ID } });
+      expect(await screen.findByRole('heading', { level: 2, name: 'Objective unverified' })).toBeInTheDocument();
+      expect(screen.getByText(/The objective is not shown/)).toBeInTheDocument();
+      expect(screen.getByTestId('fork-selection')).toHaveTextContent("Only the reason's digest is stored here");
+      expect(screen.getByTestId('fork-selection')).not.toHaveTextContent('Reason:');
+      expect(screen.getByTestId('fork-base')).toHaveTextContent('no branch checked out now');
+      expect(screen.getByTestId('fork-landing')).toHaveTextContent('not on main now');
+    });
+
+    it('shows each worktree path with Copy, and offers no Open under the web host', async () => {
+      const writeText = vi.fn(async () => undefined);
+      Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+      render(ForkView, { props: { client: setup().client, forkId: FORK_ID } });
+      const claude = within(await panel('branch-claude'));
+      expect(await claude.findByTestId('worktree-path')).toHaveTextContent(`/home/alice/.citadel/worktrees/${FORK_ID}/branch-claude`);
+      expect(claude.queryByRole('button', { name: 'Open folder' })).toBeNull();
+      expect(claude.queryByRole('button', { name: 'Open terminal' })).toBeNull();
+      await fireEvent.click(claude.getByRole('button', { name: 'Copy path' }));
+      expect(writeText).toHaveBeenCalledWith(`/home/alice/.citadel/worktrees/${FORK_ID}/branch-claude`);
+      expect(await claude.findByText('Path copied.')).toBeInTheDocument();
+      const codex = within(await panel('branch-codex'));
+      expect(codex.getByText(/Not on this machine any more/)).toBeInTheDocument();
+      expect(codex.queryByRole('button', { name: 'Copy path' })).toBeNull();
+    });
+
+    it('in the desktop app, opens a worktree by fork and branch ids only, and explains a refusal', async () => {
+      const answers: AppReply<'openWorktree'>[] = [
+        { ok: true, value: { opened: true } },
+        { ok: false, error: { code: 'WORKTREE_OPEN_FAILED', message: "no terminal could be started (x-terminal-emulator: ENOENT); set TERMINAL to your terminal's command" } },
+      ];
+      const { client, calls } = setup(overview(), { openWorktree: () => answers.shift() ?? answers[0]! });
+      render(ForkView, { props: { client, forkId: FORK_ID } });
+      const claude = within(await panel('branch-claude'));
+      await fireEvent.click(await claude.findByRole('button', { name: 'Open folder' }));
+      expect(await claude.findByText('Opened the folder.')).toBeInTheDocument();
+      await fireEvent.click(claude.getByRole('button', { name: 'Open terminal' }));
+      expect(await claude.findByRole('heading', { name: 'The worktree could not be opened' })).toBeInTheDocument();
+      expect(claude.getByText(/set TERMINAL/)).toBeInTheDocument();
+      expect(calls.filter((c) => c.channel === 'openWorktree').map((c) => c.request)).toEqual([
+        { fork_id: FORK_ID, branch_id: 'branch-claude', with: 'editor' },
+        { fork_id: FORK_ID, branch_id: 'branch-claude', with: 'terminal' },
+      ]);
+    });
+  });
+});

@@ -1,5 +1,5 @@
-import { fireEvent, render, screen } from '@testing-library/svelte';
-import { describe, expect, it } from 'vitest';
+import { fireEvent, render, screen, within } from '@testing-library/svelte';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FORK_STATES } from '../../shared/fork/fork-record';
 import type { ForkListEntry } from '../../shared/ipc/contract';
 import ForksView from '../../renderer/src/views/ForksView.svelte';
@@ -12,7 +12,17 @@ const forkId = (n: number): string => `fork-${n.toString(32).padStart(26, '0').r
 
 function manyForks(count: number): ForkListEntry[] {
   return Array.from({ length: count }, (_, n) =>
-    forkStatus({ fork_id: forkId(n), state: FORK_STATES[n % FORK_STATES.length] ?? 'pending', demo: n % 10 === 0, revision: n }),
+    forkStatus({
+      fork_id: forkId(n),
+      state: FORK_STATES[n % FORK_STATES.length] ?? 'pending',
+      demo: n % 10 === 0,
+      revision: n,
+      // One minute apart, so the list (newest first) shows them in reverse order.
+      created_at: new Date(Date.UTC(2026, 10, 1) + n * 60_000).toISOString(),
+      title: `Objective number ${n}`,
+      title_standing: 'verified',
+      repo_name: n % 2 === 0 ? 'payments' : 'web-app',
+    }),
   );
 }
 
@@ -76,7 +86,8 @@ describe('fork list', () => {
     const { client } = fakeClient({ listForks: () => ({ ok: true, value: { forks } }) });
     render(ForksView, { props: { client } });
     await screen.findByRole('table');
-    const [row1, row2] = bodyRows();
+    // Newest first: the second fork is the first row.
+    const [row2, row1] = bodyRows();
     expect(row1).toHaveTextContent('1 of 2');
     expect(row2).toHaveTextContent('unknown');
     expect(row2).not.toHaveTextContent('2 of 2');
@@ -118,5 +129,80 @@ describe('fork list', () => {
     await fireEvent.change(await screen.findByLabelText('Show'), { target: { value: 'ready' } });
     await screen.findByText('2 of 4 forks shown');
     expect(calls.filter((c) => c.channel === 'listForks')).toHaveLength(2);
+  });
+
+  describe('telling forks apart', () => {
+    afterEach(() => vi.useRealTimers());
+
+    it('shows each fork newest first with its title, repository, age and per-branch outcomes', async () => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(new Date(Date.UTC(2026, 10, 1) + 2 * 60_000 + 5 * 60_000));
+      const forks = manyForks(3);
+      const last = forks[2];
+      if (last === undefined || 'problem' in last) throw new Error('fixture');
+      forks[2] = {
+        ...last,
+        title: null,
+        branches: [
+          { branch_id: 'branch-claude', profile_id: 'claude', runtime: 'claude', state: 'passed', failure_code: null, blocked_reason: null, blocked_code: null, attempt: 1 },
+          { branch_id: 'branch-codex', profile_id: 'codex', runtime: 'codex', state: 'failed', failure_code: 'VERIFIER_FAILED', blocked_reason: null, blocked_code: null, attempt: 1 },
+        ],
+      };
+      const { client } = fakeClient({ listForks: () => ({ ok: true, value: { forks } }) });
+      render(ForksView, { props: { client } });
+      await screen.findByRole('table');
+      const rows = bodyRows();
+      expect(rows.map((row) => row.querySelector('code')?.textContent)).toEqual([forkId(2), forkId(1), forkId(0)]);
+      const [newest, middle, oldest] = rows;
+      expect(newest).toHaveTextContent('untitled fork');
+      expect(within(newest!).getByRole('link', { name: 'untitled fork' })).toHaveAttribute('href', `#/fork/${forkId(2)}`);
+      expect(within(newest!).getByRole('list', { name: '2 branches' })).toHaveTextContent('claude passed');
+      expect(within(newest!).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['claude passed', 'codex failed: VERIFIER_FAILED']);
+      expect(newest).toHaveTextContent('payments');
+      expect(within(middle!).getByRole('link', { name: 'Objective number 1' })).toBeInTheDocument();
+      expect(middle).toHaveTextContent('web-app');
+      const age = oldest!.querySelector('time');
+      expect(age).toHaveTextContent('7 min ago');
+      expect(age).toHaveAttribute('datetime', new Date(Date.UTC(2026, 10, 1)).toISOString());
+      expect(age?.getAttribute('title')).toMatch(/2026/);
+    });
+
+    it('shows a hostile profile name in a branch chip as text, never as markup', async () => {
+      const [fork] = manyForks(1);
+      if (fork === undefined || 'problem' in fork) throw new Error('fixture');
+      const hostile = '<img src=x onerror="globalThis.pwned=1">&amp;';
+      const branches = fork.branches.map((b, i) => (i === 0 ? { ...b, profile_id: hostile } : b));
+      const { client } = fakeClient({ listForks: () => ({ ok: true, value: { forks: [{ ...fork, branches }] } }) });
+      render(ForksView, { props: { client } });
+      await screen.findByRole('table');
+      const chips = within(screen.getByRole('list', { name: `${branches.length} branches` })).getAllByRole('listitem');
+      expect(chips[0]).toHaveTextContent(`${hostile} passed`, { normalizeWhitespace: false });
+      expect(screen.getByRole('table').querySelector('img')).toBeNull();
+    });
+
+    it('finds forks by title, repository or fork ID, together with the state filter', async () => {
+      const forks = manyForks(16);
+      const { client, calls } = fakeClient({ listForks: () => ({ ok: true, value: { forks } }) });
+      render(ForksView, { props: { client } });
+      await screen.findByRole('table');
+      const find = screen.getByLabelText('Find');
+
+      await fireEvent.input(find, { target: { value: 'number 12' } });
+      expect(bodyRows()).toHaveLength(1);
+      expect(screen.getByRole('status')).toHaveTextContent('1 of 16 forks shown');
+      await fireEvent.input(find, { target: { value: '  WEB-APP ' } });
+      expect(bodyRows()).toHaveLength(8);
+      await fireEvent.input(find, { target: { value: forkId(5).slice(-6) } });
+      expect(bodyRows().map((row) => row.querySelector('code')?.textContent)).toEqual([forkId(5)]);
+
+      await fireEvent.input(find, { target: { value: 'payments' } });
+      await fireEvent.change(screen.getByLabelText('Show'), { target: { value: 'running' } });
+      // running is every 8th fork from 1: 1 and 9, both web-app.
+      expect(await screen.findByRole('heading', { name: 'No running forks match “payments”' })).toBeInTheDocument();
+      await fireEvent.click(screen.getByRole('button', { name: 'Show every fork' }));
+      expect(bodyRows()).toHaveLength(16);
+      expect(find).toHaveValue('');
+      expect(calls).toHaveLength(1);
+    });
   });
 });

@@ -17,7 +17,7 @@ const confirmButton = (): HTMLElement => screen.getByRole('button', { name: /lan
 describe('land wizard', () => {
   it('lists every precondition with pass or fail and its reason', async () => {
     const { client } = fakeClient({
-      landingChecks: () => ({ ok: true, value: { checks: checks({ target_clean: 'target has 2 uncommitted changes' }), token: null } }),
+      landingChecks: () => ({ ok: true, value: { checks: checks({ target_clean: 'target has 2 uncommitted changes' }), token: null, against_evidence: null } }),
     });
     render(LandView, { props: { client, forkId: FORK_ID } });
 
@@ -35,12 +35,13 @@ describe('land wizard', () => {
 
   it('keeps the landing disabled until the shown token is typed, then shows the merge commit', async () => {
     const { client, calls } = fakeClient({
-      landingChecks: () => ({ ok: true, value: { checks: checks(), token: TOKEN } }),
+      landingChecks: () => ({ ok: true, value: { checks: checks(), token: TOKEN, against_evidence: null } }),
       confirmLanding: () => ({ ok: true, value: { landed: true, merge_commit: MERGE } }),
     });
     render(LandView, { props: { client, forkId: FORK_ID } });
 
     expect(await screen.findByTestId('landing-token')).toHaveTextContent(TOKEN);
+    expect(screen.queryByTestId('against-evidence-warning')).toBeNull();
     expect(confirmButton()).toBeDisabled();
     const input = screen.getByLabelText(/type the confirmation token/i);
     await fireEvent.input(input, { target: { value: TOKEN.slice(0, 11) } });
@@ -56,13 +57,28 @@ describe('land wizard', () => {
     expect(calls.filter((c) => c.channel === 'confirmLanding')).toEqual([{ channel: 'confirmLanding', request: { fork_id: FORK_ID, token: TOKEN } }]);
   });
 
+  it('warns when the selection was made against the evidence, and not otherwise', async () => {
+    const against = {
+      branch_id: 'branch-codex',
+      acknowledged: true as const,
+      evidence: { outcome: 'recommend' as const, recommended_branch_id: 'branch-claude', verifier_status: 'failed' as const, status: 'failed' as const, failure_code: 'VERIFIER_FAILED', required_evidence: { required: 1, present: 1 } },
+    };
+    const { client } = fakeClient({ landingChecks: () => ({ ok: true, value: { checks: checks(), token: TOKEN, against_evidence: against } }) });
+    render(LandView, { props: { client, forkId: FORK_ID } });
+    expect(await screen.findByTestId('against-evidence-warning')).toHaveTextContent(
+      "Selected against the evidence. branch-codex's verifier failed (VERIFIER_FAILED); the comparison recommends branch-claude.",
+    );
+    // The warning informs; the token is still offered.
+    expect(screen.getByTestId('landing-token')).toHaveTextContent(TOKEN);
+  });
+
   it('shows a refusal with its code and exactly its failing checks', async () => {
     const refusedWith = checks({ target_head_confirmed: 'target HEAD moved to eeeeeeeeeeee', confirmation_token: 'token does not match' });
     const refusal = new CitadelError('LANDING_PRECONDITION_FAILED', 'landing refused: target_head_confirmed; confirmation_token', {
       details: { checks: refusedWith, failed: ['target_head_confirmed', 'confirmation_token'] },
     });
     const { client } = fakeClient({
-      landingChecks: () => ({ ok: true, value: { checks: checks(), token: TOKEN } }),
+      landingChecks: () => ({ ok: true, value: { checks: checks(), token: TOKEN, against_evidence: null } }),
       confirmLanding: () => ({ ok: false, error: refusal.toData() }),
     });
     render(LandView, { props: { client, forkId: FORK_ID } });
@@ -86,7 +102,7 @@ describe('land wizard', () => {
     const { client, emit } = fakeClient({
       landingChecks: () => {
         round += 1;
-        return { ok: true, value: { checks: round === 1 ? checks() : checks({ selection_current: 'the fork changed after the selection' }), token: round === 1 ? TOKEN : null } };
+        return { ok: true, value: { checks: round === 1 ? checks() : checks({ selection_current: 'the fork changed after the selection' }), token: round === 1 ? TOKEN : null, against_evidence: null } };
       },
     });
     render(LandView, { props: { client, forkId: FORK_ID } });

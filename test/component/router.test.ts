@@ -11,6 +11,7 @@ describe('hash router', () => {
     { view: 'fork', forkId: FORK_ID },
     { view: 'compare', forkId: FORK_ID },
     { view: 'select', forkId: FORK_ID },
+    { view: 'select', forkId: FORK_ID, branchId: 'branch-codex' },
     { view: 'land', forkId: FORK_ID },
     { view: 'proof', forkId: FORK_ID },
   ];
@@ -24,7 +25,7 @@ describe('hash router', () => {
     expect(parseHash('#/')).toEqual({ view: 'forks' });
   });
 
-  it.each(['#/fork/not-a-fork-id', `#/fork/${FORK_ID}/merge`, `#/fork/${FORK_ID}/land/extra`, '#/d2h-123'])('does not route %s', (hash) => {
+  it.each(['#/fork/not-a-fork-id', `#/fork/${FORK_ID}/merge`, `#/fork/${FORK_ID}/land/extra`, '#/d2h-123', `#/fork/${FORK_ID}/select?branch=not-a-branch`, `#/fork/${FORK_ID}/land?branch=branch-codex`])('does not route %s', (hash) => {
     expect(parseHash(hash).view).toBe('not-found');
   });
 });

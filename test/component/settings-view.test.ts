@@ -1,9 +1,24 @@
-import { fireEvent, render, screen } from '@testing-library/svelte';
+import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import type { SettingsSchema } from '../../shared/ipc/contract';
 import type { z } from 'zod';
 import SettingsView from '../../renderer/src/views/SettingsView.svelte';
+import type { Reply } from '../../shared/ipc/contract';
+import type { RuntimeReadiness } from '../../shared/runtime/readiness';
 import { fakeClient } from './support/fake-client';
+
+/** A reply the test releases when it chooses, standing for a probe that takes seconds. */
+function later<T>(): { promise: Promise<T>; answer: (value: T) => void } {
+  let answer!: (value: T) => void;
+  const promise = new Promise<T>((resolve) => (answer = resolve));
+  return { promise, answer };
+}
+
+const found = (runtime: string, version: string): RuntimeReadiness => ({
+  runtime,
+  executable: { name: runtime, found: true, path: `/usr/bin/${runtime}`, via: 'path', version, problem: null },
+  credentials: { configured: false, sources: [] },
+});
 
 const base: z.infer<typeof SettingsSchema> = {
   fork_root: '/home/alice/.citadel',
@@ -14,6 +29,7 @@ const base: z.infer<typeof SettingsSchema> = {
   key_store: 'os-keychain',
   key_store_ready: true,
   key_store_problem: null,
+  runtimes: [],
 };
 
 const fingerprintOf = async (): Promise<HTMLElement | null> => (await screen.findByText('Public key fingerprint')).nextElementSibling as HTMLElement | null;
@@ -53,5 +69,51 @@ describe('settings view', () => {
     render(SettingsView, { props: { client: fakeClient({ settings: () => ({ ok: true, value: base }) }).client } });
     await fingerprintOf();
     expect(screen.queryByRole('button', { name: 'Copy public key' })).toBeNull();
+  });
+
+  it('renders the fork root at once and fills each runtime in as its own probe answers', async () => {
+    const probes = { claude: later<Reply<'runtimeReadiness'>>(), codex: later<Reply<'runtimeReadiness'>>() };
+    const sandbox = later<Reply<'sandboxReadiness'>>();
+    const { client, calls } = fakeClient({
+      settings: () => ({ ok: true, value: { ...base, runtimes: ['claude', 'codex'] } }),
+      runtimeReadiness: ({ runtime }) => probes[runtime as keyof typeof probes].promise,
+      localProviderReadiness: () => ({ ok: true, value: { providers: [] } }),
+      sandboxReadiness: () => sandbox.promise,
+    });
+    render(SettingsView, { props: { client } });
+    expect(await screen.findByText('/home/alice/.citadel')).toBeInTheDocument();
+    const claude = await screen.findByTestId('runtime-row-claude');
+    const codex = screen.getByTestId('runtime-row-codex');
+    expect(claude).toHaveTextContent('checking…');
+    expect(codex).toHaveTextContent('checking…');
+    expect(screen.getByText('Checking the containment backend…')).toBeInTheDocument();
+
+    probes.codex.answer({ ok: true, value: found('codex', 'codex-cli 0.169.0') });
+    await waitFor(() => expect(codex).toHaveTextContent('codex-cli 0.169.0'));
+    expect(claude).toHaveTextContent('checking…');
+
+    probes.claude.answer({ ok: false, error: { code: 'RUNTIME_UNKNOWN', message: 'no adapter' } });
+    await waitFor(() => expect(claude).toHaveTextContent('Citadel has no adapter for that runtime.'));
+    expect(calls.filter((c) => c.channel === 'readiness')).toEqual([]);
+    sandbox.answer({ ok: true, value: { backend: 'bubblewrap', ready: true, executable: '/usr/bin/bwrap', version: 'bubblewrap 0.8.0', problem: null, install: null } });
+    expect(await screen.findByTestId('sandbox-readiness')).toHaveTextContent('ready');
+  });
+
+  it('keeps a newer check when an older probe answers late', async () => {
+    const first = later<Reply<'runtimeReadiness'>>();
+    let call = 0;
+    const { client } = fakeClient({
+      settings: () => ({ ok: true, value: { ...base, runtimes: ['codex'] } }),
+      runtimeReadiness: () => (++call === 1 ? first.promise : { ok: true, value: found('codex', 'second check') }),
+      localProviderReadiness: () => ({ ok: true, value: { providers: [] } }),
+      sandboxReadiness: () => ({ ok: true, value: { backend: 'bubblewrap', ready: true, executable: '/usr/bin/bwrap', version: null, problem: null, install: null } }),
+    });
+    render(SettingsView, { props: { client } });
+    await screen.findByTestId('runtime-row-codex');
+    await fireEvent.click(screen.getByRole('button', { name: 'Check again' }));
+    await waitFor(() => expect(screen.getByTestId('runtime-row-codex')).toHaveTextContent('second check'));
+    first.answer({ ok: true, value: found('codex', 'first check') });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(screen.getByTestId('runtime-row-codex')).toHaveTextContent('second check');
   });
 });

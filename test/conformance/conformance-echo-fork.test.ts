@@ -11,13 +11,13 @@ import { compareFork } from '../../main/orchestrator/compare-fork';
 import type { OrchestratorContext } from '../../main/host/context';
 import { createFork, type CreateForkInput } from '../../main/orchestrator/create-fork';
 import { driveFork } from '../../main/orchestrator/drive-fork';
+import { labelledStatus } from '../../main/orchestrator/fork-labels';
 import { buildReplay } from '../../main/publish/build-replay';
 import { renderPublic } from '../../main/publish/export-public';
 import { BUILTIN_ADAPTERS } from '../../main/runtimes/registry';
 import type { RuntimeAdapter } from '../../main/runtimes/runtime-adapter';
 import { validateExecutorFile } from '../../shared/executors/validate-executor-file';
 import type { RuntimeProfile } from '../../shared/executors/runtime-profile';
-import { forkStatusOf } from '../../shared/fork/fork-status';
 import { ReplaySchema } from '../../shared/publish/replay';
 import { FIXED_SUM, ForkHarness, WRONG_SUM } from '../support/fork-harness';
 import { REPO_ROOT } from '../support/run-cli';
@@ -48,7 +48,9 @@ describe('a runtime registered only in tests', () => {
     const record = await driveFork(ctx, created.record.fork_id, 'all');
 
     expect(record).toMatchObject({ schema_version: 2, state: 'ready' });
-    expect(forkStatusOf(record).branches.map((b) => [b.branch_id, b.runtime, b.state, b.failure_code])).toEqual([
+    const status = await labelledStatus(ctx, record);
+    expect(status).toMatchObject({ title: 'Fix the sum function', repo_name: path.basename(input.repo) });
+    expect(status.branches.map((b) => [b.branch_id, b.runtime, b.state, b.failure_code])).toEqual([
       ['branch-claude-sonnet', 'claude', 'failed', 'VERIFIER_FAILED'],
       ['branch-echo', 'conformance-echo', 'passed', null],
     ]);

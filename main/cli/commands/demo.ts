@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import type { ForkEvent } from '../../../shared/fork/events';
-import { forkStatusOf } from '../../../shared/fork/fork-status';
 import { runDemo } from '../../demo/run-demo';
+import type { OrchestratorContext } from '../../host/context';
+import { labelledStatus } from '../../orchestrator';
 import { openOrchestratorContext } from '../../host/open-context';
 import { printJson, type Io } from '../output';
 import { renderComparison } from './render-comparison';
@@ -13,8 +14,12 @@ const SIMULATED_RUNTIME = fileURLToPath(new URL('./simulated-runtime.mjs', impor
 export async function demoCommand(io: Io, options: { json: boolean }): Promise<void> {
   const events = options.json ? () => undefined : (event: ForkEvent) => io.stderr(describeEvent(event));
   if (!options.json) io.stdout('Citadel demo: one objective, two simulated executors, one verifier.\n\n');
-  const demo = await runDemo({ context: (env, sink) => openOrchestratorContext({ env, events: sink }), simulatedRuntimeModule: SIMULATED_RUNTIME }, process.env, events);
-  const status = forkStatusOf(demo.record);
+  // The last context the demo opened is the one whose fork root holds the fork: its labels are read there.
+  let opened: OrchestratorContext | null = null;
+  const context = async (env: Readonly<Record<string, string | undefined>>, sink: typeof events): Promise<OrchestratorContext> => (opened = await openOrchestratorContext({ env, events: sink }));
+  const demo = await runDemo({ context, simulatedRuntimeModule: SIMULATED_RUNTIME }, process.env, events);
+  if (opened === null) throw new Error('the demo opened no orchestrator context');
+  const status = await labelledStatus(opened, demo.record);
   if (options.json) {
     printJson(io, {
       ...status,

@@ -10,6 +10,8 @@ import { marked } from './render-comparison';
 export function renderForkStatus(status: ForkStatus, containment?: ForkContainment, setupFailures: Readonly<Record<string, SetupFailure>> = {}): string {
   const lines = [
     `${status.fork_id}${status.demo ? ' [demo]' : ''}  ${status.state}  (schema ${status.schema_version}, revision ${status.revision}; revision and states recorded, not signed)`,
+    `  title     ${status.title ?? (status.title_standing === 'unverified' ? '(unverified: the objective does not match its contract)' : '(untitled)')}`,
+    `  repo      ${status.repo_name ?? '(unknown: the fork request cannot be read)'}`,
     `  base      ${status.base_revision}`,
     `  contract  ${status.contract_digest}`,
     ...(status.executor_set_digest ? [`  executors ${status.executor_set_digest}`] : []),
@@ -40,7 +42,11 @@ function containmentLine(containment: ForkContainment): string {
 export function renderForkList(forks: readonly ForkListEntry[]): string {
   if (forks.length === 0) return 'no forks yet\n';
   return `${forks
-    .map((f) => ('problem' in f ? `${f.fork_id}  unknown  (${f.problem})` : `${f.fork_id}${f.demo ? ' [demo]' : ''}  ${f.state}  ${f.branches.length} branches`))
+    .map((f) =>
+      'problem' in f
+        ? `${f.fork_id}  unknown  (${f.problem})`
+        : `${f.fork_id}${f.demo ? ' [demo]' : ''}  ${f.state}  ${f.branches.length} branches  ${f.repo_name ?? '?'}  ${f.title ?? (f.title_standing === 'unverified' ? '(objective unverified)' : '(untitled)')}`,
+    )
     .join('\n')}\n`;
 }
 
@@ -57,6 +63,10 @@ export function describeEvent(event: ForkEvent): string {
       return `${event.branch_id}: verifier ${event.step} ${event.status}\n`;
     case 'setup_step':
       return `${event.branch_id}: setup ${event.step} ${event.status}\n`;
+    // Issue 14's live view (a diff every few seconds, each runtime event) is Mission Control's; the terminal keeps its one line per step.
+    case 'live_diff':
+    case 'runtime_activity':
+      return '';
     case 'drive_failed':
       return `fork ${event.fork_id}: the drive stopped (${event.code}: ${event.message}); citadel fork resume continues it\n`;
   }

@@ -24,7 +24,13 @@ export async function simulateClaude(argv: readonly string[], prompt: string, be
     return 1;
   }
 
-  await applyEdits(cwd, behaviour.edits ?? []);
+  // The delay is spread over the run: each edit lands a slice after the last, the final slice comes before the result.
+  const edits = behaviour.edits ?? [];
+  const slice = Math.floor((behaviour.delay_ms ?? 0) / (edits.length + 1));
+  for (const edit of edits) {
+    await sleep(slice);
+    await applyEdits(cwd, [edit]);
+  }
   await runCommands(cwd, behaviour.commands ?? [], io.stderr);
   const outcome = behaviour.outcome ?? 'success';
   const gitRun = await runGitOutcome(outcome, cwd);
@@ -33,7 +39,7 @@ export async function simulateClaude(argv: readonly string[], prompt: string, be
     return 1;
   }
   if (outcome === 'hang') return hang();
-  await sleep(behaviour.delay_ms ?? 0);
+  await sleep(slice);
 
   const model = behaviour.observed_model ?? flagValue(argv, '--model') ?? CLAUDE_DEFAULT_MODEL;
   const turns = 1 + (behaviour.edits?.length ?? 0) + (gitRun === null ? 0 : 1);

@@ -67,11 +67,17 @@ export async function simulateCodex(argv: readonly string[], prompt: string, beh
   });
   emit({ type: 'turn.started' });
 
-  for (const edit of behaviour.edits ?? []) {
+  // The delay is spread over the run, as a real model's time is: each edit lands a slice after its
+  // item starts, and the final slice comes before the turn completes, so the stream and the
+  // worktree change while the run goes on.
+  const edits = behaviour.edits ?? [];
+  const slice = Math.floor((behaviour.delay_ms ?? 0) / (edits.length + 1));
+  for (const edit of edits) {
     const target = path.resolve(cwd, edit.path);
     const kind = (await stat(target).catch(() => null)) === null ? 'add' : 'update';
     const id = nextItemId();
     emit({ type: 'item.started', item: { id, type: 'file_change', changes: [{ path: target, kind }], status: 'in_progress' } });
+    await sleep(slice);
     await applyEdits(cwd, [edit]);
     emit({ type: 'item.completed', item: { id, type: 'file_change', changes: [{ path: target, kind }], status: 'completed' } });
   }
@@ -85,7 +91,7 @@ export async function simulateCodex(argv: readonly string[], prompt: string, beh
     emit({ type: 'item.completed', item: { id, type: 'command_execution', command, aggregated_output: gitRun.output, exit_code: gitRun.exitCode, status } });
   }
   if (outcome === 'hang') return hang();
-  await sleep(behaviour.delay_ms ?? 0);
+  await sleep(slice);
 
   const requests = 1 + (behaviour.edits?.length ?? 0) + (gitRun === null ? 0 : 1);
   const completeTurn = async (): Promise<number> => {

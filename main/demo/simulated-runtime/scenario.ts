@@ -11,7 +11,8 @@ import { z } from 'zod';
  *                                    // written relative to the cwd before the outcome plays out, for
  *                                    // every outcome; ".." may deliberately leave the cwd
  *     "exit_code": 0,                // replaces the recorded exit code of the outcome
- *     "delay_ms": 0,                 // waited after the edits, before the final output
+ *     "delay_ms": 0,                 // spread in equal slices before each edit and before the final
+ *                                    // output (Codex prints its events as they happen)
  *     "observed_model": "…",         // the model the runtime reports instead of the requested one
  *     "commands": [["sh", "-c", "…"]], // test-only: each argv run in the cwd after the edits, no
  *                                    // shell unless named, output to stderr only (plants git state)

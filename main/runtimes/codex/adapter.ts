@@ -2,6 +2,7 @@ import { CodexProfileSchema } from '../../../shared/executors/profile-schema';
 import { profileFor, type RuntimeAdapter } from '../runtime-adapter';
 import { codexContainmentNeeds } from './containment-needs';
 import { codexInvocation } from './invocation';
+import { codexActivity } from './parse-events';
 import { parseCodexOutput } from './parse-output';
 
 export const codexAdapter: RuntimeAdapter = {
@@ -14,4 +15,5 @@ export const codexAdapter: RuntimeAdapter = {
   invocation: (profile) => codexInvocation(profileFor('codex', CodexProfileSchema, profile)),
   containmentNeeds: codexContainmentNeeds,
   parseOutput: (run) => parseCodexOutput(run),
+  liveActivity: codexActivity,
 };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { RuntimeActivity } from '../../../shared/fork/events';
 import {
   UNKNOWN_TELEMETRY,
   type FailureCode,
@@ -143,4 +144,75 @@ function sum(total: number | null, value: unknown): number | null {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * One line of Codex's JSONL as it arrives (issue 14): its kind and a plain sentence, for the live
+ * view only (the outcome is read by parseCodexEvents at exit). Command text is shown without the
+ * shell wrapper Codex adds, on one line and whole: the live monitor scans it for secrets before it
+ * cuts it to the event's length. Output, messages and reasoning are never copied. null for a line
+ * that is not an event or says nothing worth showing.
+ */
+export function codexActivity(line: string): RuntimeActivity | null {
+  const event = parseEvent(line.trim());
+  if (event === null) return null;
+  const item = isRecord(event.item) ? event.item : null;
+  switch (event.type) {
+    case 'thread.started':
+      return { kind: 'session', summary: 'session started' };
+    case 'turn.started':
+      return { kind: 'turn_started', summary: 'turn started' };
+    case 'turn.completed': {
+      const usage = isRecord(event.usage) ? event.usage : {};
+      const tokens = [count(usage.input_tokens, 'input'), count(usage.output_tokens, 'output')].filter((part) => part !== null);
+      return { kind: 'turn_completed', summary: tokens.length === 0 ? 'turn completed' : `turn completed · ${tokens.join(', ')} tokens` };
+    }
+    case 'turn.failed':
+      return { kind: 'turn_failed', summary: 'turn failed' };
+    case 'error':
+      return { kind: 'error', summary: 'the runtime reported an error' };
+    case 'item.started':
+    case 'item.completed':
+      return item === null ? null : itemActivity(item, event.type === 'item.started');
+    default:
+      return null;
+  }
+}
+
+function itemActivity(item: Record<string, unknown>, started: boolean): RuntimeActivity | null {
+  switch (item.type) {
+    case 'command_execution': {
+      const command = typeof item.command === 'string' ? oneLine(unwrapShell(item.command)) : 'a command';
+      if (started) return { kind: 'command_started', summary: `running ${command}` };
+      const exit = typeof item.exit_code === 'number' ? ` (exit ${item.exit_code})` : '';
+      return { kind: 'command_completed', summary: `ran ${command}${exit}` };
+    }
+    case 'file_change': {
+      const changes = Array.isArray(item.changes) ? item.changes.length : 0;
+      const files = `${changes} file${changes === 1 ? '' : 's'}`;
+      return { kind: started ? 'item_started' : 'item_completed', summary: started ? `editing ${files}` : `edited ${files}` };
+    }
+    case 'agent_message':
+      return started ? null : { kind: 'item_completed', summary: 'message from the model' };
+    case 'reasoning':
+      return started ? null : { kind: 'item_completed', summary: 'reasoning step' };
+    case 'error':
+      return { kind: 'error', summary: 'the runtime reported an error' };
+    default:
+      return typeof item.type === 'string' && /^[a-z_]{1,40}$/.test(item.type) ? { kind: started ? 'item_started' : 'item_completed', summary: item.type.replaceAll('_', ' ') } : null;
+  }
+}
+
+/** Codex runs each command as `/bin/bash -lc "<command>"` (recordings b1, b3): the command is what the operator wants to see. */
+function unwrapShell(command: string): string {
+  const wrapped = /^\/bin\/(?:ba)?sh -lc (["'])([\s\S]*)\1$/.exec(command);
+  return wrapped?.[2] ?? command;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+function count(value: unknown, what: string): string | null {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? `${value} ${what}` : null;
 }

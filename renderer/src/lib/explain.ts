@@ -1,3 +1,4 @@
+import type { CitadelErrorData, ErrorCode, Violation } from '../../../shared/errors';
 import type { BlockedReason } from '../../../shared/fork/fork-record';
 import type { LandingCheckName } from '../../../shared/fork/landing';
 import type { ReadinessReport } from '../../../shared/runtime/readiness';
@@ -65,4 +66,42 @@ export function readinessProblems(report: ReadinessReport, runtime: string, prov
   if (local && !local.reachable) problems.push(`${providerLabel(local.provider)} at ${local.base_url} did not answer${local.problem ? `: ${local.problem}` : ''}.`);
   if (local?.version_supported === false) problems.push(`${providerLabel(local.provider)} ${local.version ?? ''} is older than Codex accepts.`);
   return problems;
+}
+
+/**
+ * Plain words for the codes a view most often shows as a refusal; any other code is explained by
+ * its own message, which Citadel writes as a sentence. The code is shown beside, never alone.
+ */
+const ERRORS: Readonly<Partial<Record<ErrorCode, string>>> = {
+  IPC_REQUEST_INVALID: 'Some of what was sent is missing or not in the expected form; each problem is listed below.',
+  INTERNAL_ERROR: 'Citadel hit an unexpected error. Nothing was changed by it; try again, and report it if it stays.',
+  WEB_REQUEST_REFUSED: 'This page was refused: open Mission Control with the address (including its token) that `citadel ui` printed.',
+  FORK_NOT_FOUND: 'There is no fork with this ID under this fork root.',
+  FORK_LOCKED: 'Another Citadel process is changing this fork right now; try again in a moment.',
+  FORK_STATE_CONFLICT: 'The fork is not in a state where this can be done.',
+  FORK_RECORD_INVALID: "A stored record of this fork is damaged or missing, so Citadel will not act on it.",
+  EXECUTOR_FILE_INVALID: 'The executor profiles are not valid; each problem is listed below.',
+  EXECUTOR_PROFILE_INVALID: 'An executor profile is not valid; each problem is listed below.',
+  PROFILE_SETS_INVALID: 'The saved profile sets cannot be used as they are stored. Nothing was changed or lost.',
+  PROFILE_SET_NOT_FOUND: 'No saved profile set has that name (it may have been deleted elsewhere).',
+  RUNTIME_UNKNOWN: 'Citadel has no adapter for that runtime.',
+  SANDBOX_UNAVAILABLE: 'The containment backend is not ready on this machine; see Settings for what to install.',
+};
+
+export function explainError(error: CitadelErrorData): string {
+  return lookup(ERRORS, error.code) ?? error.message;
+}
+
+/** One violation in plain words: a pattern given as a regular expression says nothing to an operator. */
+export function plainViolation(violation: Violation): string {
+  if (violation.rule === 'pattern_mismatch' && violation.message.includes(' does not match ')) return 'is not in the expected form';
+  return violation.message;
+}
+
+/** A violation's JSON path as words: `$.executors[1].model` reads "executors › 2 › model"; the root is "the request". */
+export function fieldLabel(path: string): string {
+  const parts = [...path.matchAll(/\.([A-Za-z_]\w*)|\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]/g)].map(([, name, index, quoted]) =>
+    index !== undefined ? String(Number(index) + 1) : (name ?? quoted ?? '').replaceAll('_', ' '),
+  );
+  return parts.length === 0 ? 'the request' : parts.join(' › ');
 }

@@ -28,6 +28,13 @@ export function formatTime(iso: string): string {
   return Number.isNaN(date.getTime()) ? iso : TIME_FORMAT.format(date);
 }
 
+/** How a fork, branch or check state is coloured; colour is never the only signal (the word is always shown). */
+export function stateTone(state: string): string {
+  if (state === 'passed' || state === 'ready' || state === 'landed' || state === 'selected') return 'tone-good';
+  if (state === 'failed' || state === 'blocked' || state === 'unknown') return 'tone-bad';
+  return state === 'running' || state === 'pending' ? 'tone-warn' : '';
+}
+
 /** A long digest or commit, shortened for tables; the full value stays in the title and copy text. */
 export function shortHash(value: string, digits = 12): string {
   const [prefix, hex] = value.includes(':') ? value.split(':', 2) : ['', value];

@@ -1,4 +1,4 @@
-import { ForkIdSchema } from '../../../shared/fork/ids';
+import { BranchIdSchema, ForkIdSchema } from '../../../shared/fork/ids';
 
 /** Every screen of Mission Control, addressed by the URL hash so reloads and links keep their place. */
 export type Route =
@@ -6,7 +6,8 @@ export type Route =
   | { view: 'new' }
   | { view: 'fork'; forkId: string }
   | { view: 'compare'; forkId: string }
-  | { view: 'select'; forkId: string }
+  /** `branchId`: the branch chosen beforehand (Compare's Select button), as `?branch=…`. */
+  | { view: 'select'; forkId: string; branchId?: string }
   | { view: 'land'; forkId: string }
   | { view: 'proof'; forkId: string | null }
   | { view: 'settings' }
@@ -16,6 +17,8 @@ const FORK_SUBVIEWS = ['compare', 'select', 'land', 'proof'] as const;
 
 export function parseHash(hash: string): Route {
   const path = hash.replace(/^#/, '');
+  const preselected = selectWithBranch(path);
+  if (preselected !== null) return preselected;
   const parts = path.split('/').filter((part) => part !== '');
   const [first, second, third, ...rest] = parts;
   if (first === undefined || (first === 'forks' && second === undefined)) return { view: 'forks' };
@@ -32,6 +35,14 @@ export function parseHash(hash: string): Route {
   return { view: 'not-found', hash: path };
 }
 
+/** `fork/ID/select?branch=BRANCH_ID`, the one route with a query; null for any other path. */
+function selectWithBranch(path: string): Route | null {
+  const match = /^\/?fork\/([^/?]+)\/select\?branch=([^&/?]+)$/.exec(path);
+  if (match === null) return null;
+  const [, forkId = '', branchId = ''] = match;
+  return ForkIdSchema.safeParse(forkId).success && BranchIdSchema.safeParse(branchId).success ? { view: 'select', forkId, branchId } : null;
+}
+
 export function hrefFor(route: Route): string {
   switch (route.view) {
     case 'forks':
@@ -44,8 +55,9 @@ export function hrefFor(route: Route): string {
       return `#/fork/${route.forkId}`;
     case 'proof':
       return route.forkId === null ? '#/proof' : `#/fork/${route.forkId}/proof`;
-    case 'compare':
     case 'select':
+      return `#/fork/${route.forkId}/select${route.branchId === undefined ? '' : `?branch=${route.branchId}`}`;
+    case 'compare':
     case 'land':
       return `#/fork/${route.forkId}/${route.view}`;
     case 'not-found':

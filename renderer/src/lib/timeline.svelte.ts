@@ -1,23 +1,29 @@
-import type { ForkEvent } from '../../../shared/fork/events';
+import type { ForkEvent, PastForkEvent } from '../../../shared/fork/events';
+import type { Client } from './client';
 
 export interface TimelineEntry {
   readonly id: number;
   readonly at: Date;
   readonly text: string;
   readonly tone: 'good' | 'bad' | 'neutral';
+  /** What the entry was made from, for the live progress of a branch (its clock, diff, activity). */
+  readonly event: ForkEvent | PastForkEvent['event'];
 }
 
 /** Entries kept per branch: the timeline shows the latest, and memory stays bounded however long a run streams. */
 const LIMIT = 200;
 
 /**
- * The live timeline of one fork, built only from the typed event stream: state changes, runtime
- * phases and verifier steps, per branch. Events for other forks are ignored.
+ * The timeline of one fork: its past events, rebuilt by the orchestrator from the journal and
+ * records (`load`), then every event of the typed stream as it arrives (state changes, runtime
+ * phases and output, live diffs, setup and verifier steps), per branch. Events for other forks
+ * are ignored.
  */
 export class ForkTimeline {
   branches = $state<Record<string, TimelineEntry[]>>({});
   fork = $state<TimelineEntry[]>([]);
   #next = 1;
+  #loaded = false;
 
   constructor(readonly forkId: string) {}
 
@@ -25,21 +31,67 @@ export class ForkTimeline {
   // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a timestamp, never mutated: nothing to react to.
   record(event: ForkEvent, at: Date = new Date()): boolean {
     if (event.fork_id !== this.forkId) return false;
-    const entry: TimelineEntry = { id: this.#next++, at, ...describe(event) };
-    if (event.type === 'fork_state' || event.type === 'drive_failed') this.fork = [...this.fork, entry].slice(-LIMIT);
-    else this.branches[event.branch_id] = [...(this.branches[event.branch_id] ?? []), entry].slice(-LIMIT);
+    this.#add(event, at);
     return true;
+  }
+
+  /**
+   * Reads the fork's past once and puts it before what has arrived live. An event that arrived
+   * while the read ran is in both: the live copy is dropped when the past holds the same line.
+   */
+  async load(client: Client): Promise<void> {
+    if (this.#loaded) return;
+    this.#loaded = true;
+    const answer = await client.call('forkTimeline', { fork_id: this.forkId });
+    if (!answer.ok) return;
+    const liveFork = this.fork;
+    const liveBranches = this.branches;
+    this.fork = [];
+    this.branches = {};
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a timestamp, never mutated: nothing to react to.
+    for (const { at, event } of answer.value) this.#add(event, new Date(at));
+    const pastFork = this.fork.map((e) => e.text);
+    this.fork = trim([...this.fork, ...liveFork.filter((e) => !pastFork.includes(e.text))]);
+    for (const [branchId, live] of Object.entries(liveBranches)) {
+      const past = this.branches[branchId] ?? [];
+      const seen = past.map((e) => e.text);
+      this.branches[branchId] = trim([...past, ...live.filter((e) => !seen.includes(e.text))]);
+    }
+  }
+
+  #add(event: TimelineEntry['event'], at: Date): void {
+    const entry: TimelineEntry = { id: this.#next++, at, event, ...describe(event) };
+    if (!('branch_id' in event)) this.fork = trim([...this.fork, entry]);
+    else this.branches[event.branch_id] = trim([...(this.branches[event.branch_id] ?? []), entry]);
   }
 }
 
-function describe(event: ForkEvent): Pick<TimelineEntry, 'text' | 'tone'> {
+/** The latest LIMIT entries; a run's launch (its clock) is kept even when older ones are dropped. */
+function trim(entries: TimelineEntry[]): TimelineEntry[] {
+  if (entries.length <= LIMIT) return entries;
+  const kept = entries.slice(-LIMIT);
+  const launch = entries.findLast(isLaunch);
+  return launch === undefined || kept.includes(launch) ? kept : [launch, ...kept.slice(1)];
+}
+
+function isLaunch(entry: TimelineEntry): boolean {
+  return entry.event.type === 'runtime' && entry.event.run !== undefined;
+}
+
+function describe(event: TimelineEntry['event']): Pick<TimelineEntry, 'text' | 'tone'> {
   switch (event.type) {
     case 'fork_state':
       return { text: `fork ${event.state} (revision ${event.revision})`, tone: toneOf(event.state) };
+    case 'fork_history':
+      return { text: `fork ${event.state}`, tone: toneOf(event.state) };
     case 'branch_state':
       return { text: `state ${event.state}${event.failure_code ? ` · ${event.failure_code}` : ''}`, tone: toneOf(event.state) };
     case 'runtime':
       return { text: `runtime ${event.phase.replaceAll('_', ' ')}`, tone: event.phase === 'lost' ? 'bad' : 'neutral' };
+    case 'live_diff':
+      return { text: `worktree ${diffText(event)}`, tone: 'neutral' };
+    case 'runtime_activity':
+      return { text: `output: ${event.summary}`, tone: event.kind === 'turn_failed' || event.kind === 'error' ? 'bad' : 'neutral' };
     case 'verifier_step':
       return { text: `verifier ${event.step.replaceAll('_', ' ')}: ${event.status.replaceAll('_', ' ')}`, tone: toneOf(event.status) };
     case 'setup_step':
@@ -47,6 +99,11 @@ function describe(event: ForkEvent): Pick<TimelineEntry, 'text' | 'tone'> {
     case 'drive_failed':
       return { text: `drive stopped · ${event.code}`, tone: 'bad' };
   }
+}
+
+/** "3 files · +12 −4" */
+export function diffText(diff: { files_changed: number; insertions: number; deletions: number }): string {
+  return `${diff.files_changed} file${diff.files_changed === 1 ? '' : 's'} · +${diff.insertions} −${diff.deletions}`;
 }
 
 function toneOf(state: string): TimelineEntry['tone'] {

@@ -24,6 +24,9 @@ export function forkStatus(overrides: Partial<ForkStatus> = {}): ForkStatus {
     contract_digest: digest('contract'),
     executor_set_digest: digest('set'),
     created_at: '2026-11-29T20:00:00.000Z',
+    title: 'Fix the sum function',
+    title_standing: 'verified',
+    repo_name: 'app',
     branches: [
       { branch_id: 'branch-claude', profile_id: 'claude', runtime: 'claude', state: 'passed', failure_code: null, blocked_reason: null, blocked_code: null, attempt: 1 },
       { branch_id: 'branch-codex', profile_id: 'codex', runtime: 'codex', state: 'passed', failure_code: null, blocked_reason: null, blocked_code: null, attempt: 1 },

@@ -36,10 +36,11 @@ let browser: Browser;
 beforeAll(async () => {
   base = mkdtempSync(path.join(tmpdir(), 'citadel-e2e-'));
   h = new ForkHarness(path.join(base, 'h'));
-  // The delay keeps each branch running until the page has subscribed, so its end arrives live.
+  // The delay keeps each branch running until the page has subscribed, so its end arrives live; it
+  // is spread around each edit, so the page sees Codex's worktree change mid-run (about 4 s in).
   await h.simulate({
-    claude: { edits: [{ path: 'src/sum.js', content: FIXED_SUM }], delay_ms: 2_000 },
-    codex: { edits: [{ path: 'src/sum.js', content: WRONG_SUM }], delay_ms: 2_000 },
+    claude: { edits: [{ path: 'src/sum.js', content: FIXED_SUM }], delay_ms: 6_000 },
+    codex: { edits: [{ path: 'src/sum.js', content: WRONG_SUM }], delay_ms: 8_000 },
   });
   const [staticDir, chromium] = await Promise.all([buildRenderer(path.join(base, 'renderer')), launchChromium()]);
   browser = chromium;
@@ -109,6 +110,16 @@ describe('Mission Control in real Chromium over the loopback web host', () => {
     // 1. New fork: the form, its exact preview, then start.
     await mainNav.getByRole('link', { name: 'New fork' }).click();
     await see(page.getByRole('heading', { level: 1, name: 'New fork' })).toBeVisible(STEP);
+    // Saved profile sets: the profiles are saved under a name in the fork root's settings, then loaded back.
+    await page.getByRole('radio', { name: 'Executor profiles (schema 2)' }).check();
+    await page.getByLabel('Set name').fill('Claude and Codex');
+    await page.getByRole('button', { name: 'Save these profiles' }).click();
+    await see(page.getByRole('list', { name: 'Saved profile sets' })).toContainText('Claude and Codex', STEP);
+    await page.getByRole('button', { name: 'Load Claude and Codex' }).click();
+    await see(page.getByText('Loaded “Claude and Codex”: 2 profiles.')).toBeVisible();
+    expect(JSON.parse(readFileSync(path.join(h.root, 'settings', 'profile-sets.json'), 'utf8'))).toMatchObject({ sets: [{ name: 'Claude and Codex' }] });
+    await audit('new fork with saved profile sets');
+    await page.getByRole('radio', { name: 'Runtimes (legacy, schema 1)' }).check();
     // A folder that is not a repository is refused at its field by the preview, before Start.
     const notRepo = mkdtempSync(path.join(base, 'not-a-repo-'));
     await page.getByLabel('Repository path').fill(notRepo);
@@ -123,6 +134,13 @@ describe('Mission Control in real Chromium over the loopback web host', () => {
     await see(page.getByRole('checkbox', { name: 'claude' })).toBeChecked();
     await see(page.getByRole('checkbox', { name: 'codex' })).toBeChecked();
     await page.getByLabel('Workflow file (optional)').fill(h.workflowFile);
+    // The workflow editor loads the file's workflow: its verifier, and no setup (a version 1 file).
+    await page.getByRole('button', { name: 'Edit workflow' }).click();
+    const editor = page.getByRole('region', { name: 'Workflow', exact: true });
+    await see(editor.getByLabel('Verifier command', { exact: true })).toHaveValue('node', STEP);
+    await see(editor.getByLabel('Verifier arguments', { exact: true })).toHaveValue('--test\ntest/sum.test.js');
+    await see(editor.getByText('No setup steps.')).toBeVisible();
+    await audit('new fork with the workflow editor');
     await page.getByLabel('Time budget per branch, seconds (optional)').fill('120');
     await see(page.getByRole('button', { name: 'Start fork' })).toBeDisabled();
     await page.getByRole('button', { name: 'Preview digests and argv' }).click();
@@ -140,7 +158,27 @@ describe('Mission Control in real Chromium over the loopback web host', () => {
     await see(page.getByRole('heading', { level: 1, name: `Fork ${forkId}` })).toBeVisible(STEP);
     const claude = page.getByRole('region', { name: 'branch-claude' });
     const codex = page.getByRole('region', { name: 'branch-codex' });
-    // The timelines are built only from streamed events (never from a fetch), so these prove liveness.
+    // What the fork is (issue 14): its objective, repository and base head the page; each branch
+    // shows its worktree with Copy, and the web host offers no Open (only the desktop app can).
+    const about = page.getByRole('region', { name: 'Fix the sum function' });
+    await see(about.getByTestId('fork-repo')).toContainText(`repo ${h.repo}`, STEP);
+    await see(about.getByTestId('fork-base')).toContainText(`commit ${h.gitIn(h.repo, 'rev-parse', 'HEAD').slice(0, 12)}; the repository is on branch main now`);
+    await see(about.getByTestId('fork-landing')).toContainText('not landed');
+    await see(claude.getByTestId('worktree-path')).toHaveText(h.worktree(forkId, 'branch-claude'), STEP);
+    await see(claude.getByRole('button', { name: 'Copy path' })).toBeVisible();
+    await see(claude.getByRole('button', { name: 'Open folder' })).toHaveCount(0);
+    // Live while it runs (issue 14): the elapsed time ticks against the budget, the worktree's diff
+    // changes when the edit lands, Codex's output streams; Claude Code's arrives at its exit.
+    const elapsed = codex.getByTestId('live-elapsed');
+    await see(elapsed).toContainText('of 2 min budget', STEP);
+    await see(elapsed).not.toHaveText((await elapsed.textContent()) ?? '', STEP);
+    const liveDiff = codex.getByTestId('live-diff');
+    await see(liveDiff).not.toContainText('1 file');
+    await see(liveDiff).toContainText('1 file · +', STEP);
+    await see(codex.getByTestId('live-activity')).toContainText(/edit/, STEP);
+    await see(claude.getByTestId('live-activity')).toContainText("Claude Code's output arrives when it exits.");
+    await audit('fork while running');
+    // The view read the past once as it opened (both branches running): what follows arrived live.
     await see(claude.getByRole('log', { name: 'Live events of branch-claude' })).toContainText('state passed', RUN);
     await see(codex.getByRole('log', { name: 'Live events of branch-codex' })).toContainText('state failed · VERIFIER_FAILED', RUN);
     await see(page.getByRole('log', { name: 'Live events of the fork' })).toContainText('fork ready', RUN);
@@ -174,15 +212,37 @@ describe('Mission Control in real Chromium over the loopback web host', () => {
     await see(notDeciding.getByRole('rowheader', { name: 'Duration (not deciding)' })).toBeVisible();
     await see(notDeciding.getByRole('rowheader', { name: 'Cost (not deciding)' })).toBeVisible();
     await see(page.getByRole('table', { name: /Evidence/ }).getByRole('row', { name: /^Containment/ })).toContainText('bubblewrap (bubblewrap');
+    // The diffs side by side, and a Select per comparable branch (both are).
+    const diffs = page.getByRole('region', { name: 'Diffs side by side' });
+    await see(diffs.getByRole('region', { name: 'Diff of branch-claude' })).toContainText('return a + b;', STEP);
+    await see(diffs.getByRole('region', { name: 'Diff of branch-codex' })).toContainText('return Math.abs(a - b);', STEP);
+    const claudeBox = await diffs.getByRole('region', { name: 'Diff of branch-claude' }).boundingBox();
+    const codexBox = await diffs.getByRole('region', { name: 'Diff of branch-codex' }).boundingBox();
+    // Side by side: codex's column starts right of claude's, on the same line.
+    expect(claudeBox !== null && codexBox !== null && codexBox.x >= claudeBox.x + claudeBox.width && Math.abs(codexBox.y - claudeBox.y) < 1).toBe(true);
+    const decide = page.getByRole('table', { name: /Evidence/ }).getByRole('row', { name: /^Decide/ });
+    await see(decide.getByRole('link', { name: /^Select / })).toHaveCount(2);
     await shoot(page, 'compare');
     await audit('compare');
 
-    // 4. Select, with a reason and an actor.
-    await page.getByRole('link', { name: 'Select a branch' }).click();
-    await page.getByRole('radio', { name: /branch-claude/ }).check(STEP);
+    // 4. Select: first the branch whose verifier failed, from its column: the evidence is said and its id must be typed...
+    await decide.getByRole('link', { name: 'Select branch-codex' }).click();
+    await see(page.getByRole('radio', { name: /branch-codex/ })).toBeChecked(STEP);
+    await see(page.getByTestId('against-evidence')).toContainText("branch-codex's verifier failed (VERIFIER_FAILED); the comparison recommends branch-claude", STEP);
     await page.getByLabel('Reason').fill('Only branch whose verifier passed.');
     await page.getByLabel('Actor').fill('e2e-operator');
-    await page.getByRole('button', { name: 'Record selection' }).click();
+    const record = page.getByRole('button', { name: 'Record selection' });
+    await see(record).toBeDisabled();
+    const acknowledge = page.getByLabel('Type branch-codex to select it against the evidence');
+    await acknowledge.fill('branch-cod');
+    await see(record).toBeDisabled();
+    await acknowledge.fill('branch-codex');
+    await see(record).toBeEnabled();
+    await audit('select against the evidence');
+    // ...then back to the recommended branch, which needs no acknowledgement.
+    await page.getByRole('radio', { name: /branch-claude/ }).check(STEP);
+    await see(page.getByTestId('against-evidence')).toHaveCount(0);
+    await record.click();
     await see(page.getByRole('heading', { level: 2, name: 'Selected branch-claude' })).toBeVisible(STEP);
     await see(page.getByText('e2e-operator')).toBeVisible();
     await shoot(page, 'select');
@@ -231,6 +291,11 @@ describe('Mission Control in real Chromium over the loopback web host', () => {
 
     // 6. Export the replay as a download, then open that file in the Replay & proof view.
     await page.getByRole('link', { name: 'Back to the fork' }).click();
+    // The header now says who selected what and why, and the merge commit the landing made.
+    await see(page.getByTestId('fork-landing')).toContainText(`into main as merge commit ${mergeCommit.slice(0, 12)}`, RUN);
+    await see(page.getByTestId('fork-selection')).toContainText('branch-claude selected by e2e-operator');
+    await see(page.getByTestId('fork-selection')).toContainText('Reason: Only branch whose verifier passed.');
+    await audit('fork landed');
     await page.getByRole('navigation', { name: 'Fork actions' }).getByRole('link', { name: 'Replay & proof' }).click();
     const exportRegion = page.getByRole('region', { name: `Export ${forkId}` });
     const opened = page.getByRole('region', { name: 'Open a shared replay or proof report' });
@@ -272,19 +337,40 @@ describe('Mission Control in real Chromium over the loopback web host', () => {
     await audit('replay and proof');
 
     // Settings, and the fork list with the landed fork.
+    // Settings renders at once: with the runtime probes held, the fork root and a placeholder per runtime show.
+    const heldProbes: (() => Promise<void>)[] = [];
+    await page.route('**/api/call/runtimeReadiness', (route) => void heldProbes.push(() => route.continue()));
     await mainNav.getByRole('link', { name: 'Settings' }).click();
     await see(page.getByRole('heading', { level: 1, name: 'Settings and readiness' })).toBeVisible(STEP);
     await see(page.getByText(h.root, { exact: true })).toBeVisible(RUN);
+    await see(page.getByTestId('runtime-row-claude')).toContainText('checking…');
+    await see(page.getByTestId('runtime-row-codex')).toContainText('checking…');
+    await audit('settings while the runtimes are probed');
+    await see.poll(() => heldProbes.length, STEP).toBe(2);
+    for (const release of heldProbes) await release();
+    await page.unroute('**/api/call/runtimeReadiness');
+    for (const runtime of ['claude', 'codex']) {
+      await see(page.getByTestId(`runtime-row-${runtime}`)).not.toContainText('checking…', STEP);
+      await see(page.getByTestId(`runtime-row-${runtime}`)).toContainText('found');
+    }
     await shoot(page, 'settings');
     await audit('settings');
     await mainNav.getByRole('link', { name: 'Forks' }).click();
-    const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: forkId }) });
+    // Each row tells its fork apart (issue 14): the objective's first line, the repository, each branch's outcome.
+    const row = page.getByRole('row').filter({ hasText: forkId });
     await see(row).toContainText('landed', STEP);
+    await see(row.getByRole('link', { name: 'Fix the sum function' })).toBeVisible();
+    await see(row.getByRole('cell', { name: 'repo', exact: true })).toBeVisible();
+    await see(row.getByRole('list', { name: '2 branches' })).toContainText('claude passed');
+    await see(row.getByRole('list', { name: '2 branches' })).toContainText('codex failed: VERIFIER_FAILED');
     await shoot(page, 'forks');
     await audit('forks');
 
     // 7. Back on the fork: nothing to resume; clean it up with the keyboard, past its confirmation.
-    await row.getByRole('link', { name: forkId }).click();
+    await row.getByRole('link', { name: 'Fix the sum function' }).click();
+    // Reopened once it is over, the timeline is rebuilt from the journal and records, never empty.
+    await see(claude.getByRole('log', { name: 'Live events of branch-claude' })).toContainText('runtime launched', STEP);
+    await see(claude.getByRole('log', { name: 'Live events of branch-claude' })).toContainText('verifier workflow verifier: passed');
     const operations = page.getByRole('region', { name: 'Continue and clean up' });
     await see(operations).toContainText('there is nothing to resume', RUN);
     await see(operations.getByRole('button', { name: 'Resume' })).toHaveCount(0);

@@ -55,8 +55,8 @@ interface Boundary {
 }
 
 const F = 'fork-[0-9a-z]{26}';
-/** A temp file beside one of a branch attempt's own files (write-file-atomic's naming). */
-const CHECKPOINT_TEMP = new RegExp(`^${F}/branches/branch-[a-z]+/attempt-1/[^/]+\\.\\d+$`);
+/** A temp file beside one of a branch attempt's own files, or the fork record a sibling was updating (write-file-atomic's naming). */
+const CHECKPOINT_TEMP = new RegExp(`^${F}/(branches/branch-[a-z]+/attempt-1/[^/]+|fork\\.json)\\.\\d+$`);
 const READY: Convergence = { kind: 'ready' };
 const NO_FORK: Convergence = { kind: 'no-fork' };
 const inDoubt = (b: BranchId, spawned: boolean): Convergence => ({ kind: 'launch-in-doubt', branch: b, spawned, fork: 'blocked' });
@@ -174,8 +174,8 @@ describe.concurrent('fork start crash recovery', () => {
       const lasting = await lastingTempFilesUnder(h.forksDir);
       const targeted = boundary.temp === undefined ? [] : lasting.filter((f) => boundary.temp?.test(f));
       if (boundary.temp !== undefined) expect(targeted.length, `no lasting temp file matches ${String(boundary.temp)}: ${lasting.join(', ')}`).toBeGreaterThan(0);
-      // Collections run side by side: a crash in one may also cut a sibling's checkpoint write short.
-      // Only its temp file stays, which nothing reads (the retry redoes that step); nothing else may.
+      // Collections run side by side: a crash in one may also cut a sibling's checkpoint or record
+      // write short. Only its temp file stays, which nothing reads (the retry redoes that step); nothing else may.
       expect(lasting.filter((f) => !targeted.includes(f) && !CHECKPOINT_TEMP.test(f))).toEqual([]);
 
       if (boundary.expect.kind === 'no-fork') return expectNoForkThenFreshStart(h);

@@ -37,8 +37,8 @@ describe('fork select', () => {
     expect(conflict.code).toBe(1);
     expect(JSON.parse(conflict.stdout)).toMatchObject({ error: { code: 'SELECTION_KEY_CONFLICT' } });
 
-    // A, then B, then A again with the same words: the last decision is the current one.
-    const toCodex = await h.cli(['fork', 'select', doc.fork_id, 'branch-codex', '--reason', 'second thoughts', '--actor', 'alice', '--json']);
+    // A, then B (against the evidence, acknowledged), then A again with the same words: the last decision is the current one.
+    const toCodex = await h.cli(['fork', 'select', doc.fork_id, 'branch-codex', '--reason', 'second thoughts', '--actor', 'alice', '--against-evidence', '--json']);
     expect(toCodex.code, toCodex.stdout).toBe(0);
     const back = await h.cli(args);
     expect(back.code, back.stdout).toBe(0);

@@ -61,6 +61,19 @@ describe('a real fork through the Mission Control service', () => {
       expect(events).toContainEqual(expect.objectContaining({ type: 'verifier_step', branch_id: branchId, step: 'workflow_verifier' }));
     }
     expect(events).toContainEqual({ type: 'branch_state', fork_id: forkId, branch_id: 'branch-claude', state: 'passed', failure_code: null });
+    // Issue 14: the launch carries its clock; Codex's lines stream as they arrive (the last before the exit), Claude Code's do not.
+    expect(events).toContainEqual(expect.objectContaining({ type: 'runtime', branch_id: 'branch-codex', phase: 'launched', run: expect.objectContaining({ budget_seconds: 120, streams_output: true }) }));
+    const activity = events.filter((e) => e.type === 'runtime_activity');
+    expect(activity.filter((e) => e.branch_id === 'branch-codex').map((e) => e.kind)).toContain('turn_completed');
+    expect(activity.filter((e) => e.branch_id === 'branch-claude')).toEqual([]);
+    // Opened afterwards, the fork's timeline is rebuilt from its journal, records and receipts.
+    const timeline = value(await service.handle('forkTimeline', { fork_id: forkId })).map(({ event }) => event);
+    for (const branchId of ['branch-claude', 'branch-codex']) {
+      for (const phase of ['worktree_ready', 'launched', 'exited']) expect(timeline).toContainEqual(expect.objectContaining({ type: 'runtime', branch_id: branchId, phase }));
+      expect(timeline).toContainEqual(expect.objectContaining({ type: 'verifier_step', branch_id: branchId, step: 'workflow_verifier' }));
+    }
+    expect(timeline).toContainEqual({ type: 'branch_state', fork_id: forkId, branch_id: 'branch-codex', state: 'failed', failure_code: 'VERIFIER_FAILED' });
+    expect(timeline).toContainEqual({ type: 'fork_history', fork_id: forkId, state: 'ready' });
     expect(sinkEvents).toEqual(expect.arrayContaining(events));
     expect(logs.filter((line) => line.includes('a broken subscriber'))).toHaveLength(1);
 

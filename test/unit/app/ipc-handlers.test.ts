@@ -9,6 +9,13 @@ import { createMissionControlService } from '../../../main/mission-control/servi
 import { FakeIpcMain, FakeWebContents, fakeService, senderEvent } from './fakes';
 
 const FORK = 'fork-01jq0000000000000000000000';
+const SET_FILE = {
+  schema_version: 1,
+  executors: [
+    { profile_id: 'claude', runtime: 'claude', model: null, local_provider: null, adapter_options: {} },
+    { profile_id: 'codex', runtime: 'codex', model: null, local_provider: null, adapter_options: {} },
+  ],
+};
 const START = { objective: 'Fix the flaky test', repo: '/repo', executors: { kind: 'runtimes', list: 'claude' }, workflow_file: null, budget_seconds: null };
 
 /** One valid request per channel: typed by channel, so a new contract channel must be added here. */
@@ -16,7 +23,10 @@ const VALID: Record<ChannelName, unknown> = {
   listForks: { state: null },
   forkStatus: { fork_id: FORK },
   forkContainment: { fork_id: FORK },
+  forkOverview: { fork_id: FORK },
+  forkTimeline: { fork_id: FORK },
   previewFork: START,
+  workflowDocument: { workflow_file: null },
   verifyAttestation: { bundle: '', public_key_pem: null },
   startFork: START,
   stopBranch: { fork_id: FORK, branch_id: null },
@@ -24,6 +34,7 @@ const VALID: Record<ChannelName, unknown> = {
   resumeFork: { fork_id: FORK },
   resolveBranch: { fork_id: FORK, branch_id: 'branch-claude', resolution: 'retry' },
   cleanFork: { fork_id: FORK },
+  cleanability: { fork_id: FORK },
   branchDetail: { fork_id: FORK, branch_id: 'branch-claude' },
   compareFork: { fork_id: FORK },
   selectBranch: { fork_id: FORK, branch_id: 'branch-claude', reason: 'best evidence', actor: 'operator' },
@@ -36,6 +47,12 @@ const VALID: Record<ChannelName, unknown> = {
   validateExecutors: { text: '{"executors":[]}' },
   readiness: {},
   settings: {},
+  runtimeReadiness: { runtime: 'claude' },
+  localProviderReadiness: {},
+  sandboxReadiness: {},
+  profileSets: {},
+  saveProfileSet: { name: 'local models', file: SET_FILE },
+  deleteProfileSet: { name: 'local models' },
 };
 
 /** At least one malformed request per channel, each one the schema must refuse. */
@@ -43,7 +60,10 @@ const MALFORMED: Record<ChannelName, unknown[]> = {
   listForks: [{ state: 'exploded' }, {}],
   forkStatus: [{ fork_id: '../../etc' }, { fork_id: FORK, extra: 1 }],
   forkContainment: [{ fork_id: '../../etc' }, {}],
+  forkOverview: [{ fork_id: '../../etc' }, {}],
+  forkTimeline: [{ fork_id: '../../etc' }, {}],
   previewFork: [{ ...START, objective: 42 }, { ...START, executors: { kind: 'shell', list: 'sh' } }],
+  workflowDocument: [{ workflow_file: 42 }, {}],
   verifyAttestation: [{ bundle: 7, public_key_pem: null }, { bundle: '' }],
   startFork: [{ ...START, repo: 42 }, { ...START, budget_seconds: 0 }, { ...START, objective: 'x'.repeat(64 * 1024 + 1) }],
   stopBranch: [{ fork_id: FORK }, { fork_id: FORK, branch_id: 'Branch A' }],
@@ -55,6 +75,7 @@ const MALFORMED: Record<ChannelName, unknown[]> = {
     { fork_id: FORK, branch_id: null, resolution: 'mark-failed' },
   ],
   cleanFork: [{ fork_id: FORK, keep_evidence: false }, { fork_id: '../../etc' }],
+  cleanability: [{}],
   branchDetail: [{ fork_id: FORK, branch_id: null }],
   compareFork: [{ fork_id: FORK.toUpperCase() }],
   selectBranch: [{ fork_id: FORK, branch_id: 'branch-claude', reason: '', actor: 'operator' }, { fork_id: FORK, branch_id: 'branch-claude', reason: 'r' }],
@@ -67,6 +88,12 @@ const MALFORMED: Record<ChannelName, unknown[]> = {
   validateExecutors: [{ text: 'x'.repeat(1024 * 1024 + 1) }],
   readiness: [{ verbose: true }, null],
   settings: [{ reveal_key: true }],
+  runtimeReadiness: [{}, { runtime: '' }],
+  localProviderReadiness: [{ provider: 'ollama' }],
+  sandboxReadiness: [{ backend: 'bubblewrap' }],
+  profileSets: [{ name: 'x' }],
+  saveProfileSet: [{ name: '', file: SET_FILE }, { name: 'one', file: { schema_version: 1, executors: [SET_FILE.executors[0]] } }],
+  deleteProfileSet: [{}, { name: ' padded ' }],
 };
 
 const APP_URL = 'app://citadel/index.html';
@@ -118,7 +145,7 @@ describe('IPC handler registration', () => {
 
   it('registers the app channels under their own prefix, apart from the contract', () => {
     const ipcMain = new FakeIpcMain();
-    registerAppIpcHandlers(ipcMain, { chooseRepositoryFolder: async () => ({ path: null }), saveArtifact: async () => ({ saved: false }) }, () => true);
+    registerAppIpcHandlers(ipcMain, { chooseRepositoryFolder: async () => ({ path: null }), saveArtifact: async () => ({ saved: false }), openWorktree: async () => ({ opened: true }) }, () => true);
     expect([...ipcMain.handlers.keys()]).toEqual(APP_CHANNEL_NAMES.map(appIpcChannelName));
     expect(APP_CHANNEL_NAMES.map(appIpcChannelName).filter((name) => CHANNEL_NAMES.map(ipcChannelName).includes(name))).toEqual([]);
   });
@@ -238,6 +265,7 @@ describe('app channels', () => {
   const VALID_APP: Record<AppChannelName, unknown> = {
     chooseRepositoryFolder: {},
     saveArtifact: { suggested_name: `${FORK}.replay.json`, text: '{}' },
+    openWorktree: { fork_id: FORK, branch_id: 'branch-claude', with: 'editor' },
   };
   const MALFORMED_APP: Record<AppChannelName, unknown[]> = {
     chooseRepositoryFolder: [{ defaultPath: '/etc' }, null],
@@ -249,6 +277,13 @@ describe('app channels', () => {
       { suggested_name: 'a.json', text: 'x', path: '/etc/passwd' },
       { suggested_name: 'a.json' },
     ],
+    // Ids only: a path, or an id that is a path, is refused before anything is opened.
+    openWorktree: [
+      { fork_id: FORK, branch_id: 'branch-claude', with: 'editor', path: '/etc' },
+      { fork_id: '../../etc', branch_id: 'branch-claude', with: 'editor' },
+      { fork_id: FORK, branch_id: '../../../home', with: 'terminal' },
+      { fork_id: FORK, branch_id: 'branch-claude', with: 'shell' },
+    ],
   };
 
   function setupApp(overrides: Partial<AppChannelHandlers> = {}) {
@@ -256,6 +291,7 @@ describe('app channels', () => {
     const handlers: AppChannelHandlers = {
       chooseRepositoryFolder: async (request) => (calls.push(['chooseRepositoryFolder', request]), { path: '/home/operator/repo' }),
       saveArtifact: async (request) => (calls.push(['saveArtifact', request]), { saved: true }),
+      openWorktree: async (request) => (calls.push(['openWorktree', request]), { opened: true }),
       ...overrides,
     };
     const ipcMain = new FakeIpcMain();

@@ -27,6 +27,7 @@ const SERVICE_VALUES: { [C in ChannelName]?: ChannelResponse<C> } = {
     key_store: 'os-keychain',
     key_store_ready: true,
     key_store_problem: null,
+    runtimes: ['claude', 'codex'],
   },
 };
 
@@ -98,7 +99,7 @@ function createFakeElectron() {
       showOpenDialog: vi.fn(async () => ({ canceled: false, filePaths: ['/home/operator/repo'] })),
       showSaveDialog: vi.fn(async () => ({ canceled: true, filePath: '' })),
     },
-    shell: { openExternal: vi.fn(async () => undefined) },
+    shell: { openExternal: vi.fn(async () => undefined), openPath: vi.fn(async () => '') },
     net: { fetch: vi.fn(async (url: string) => new Response(`served ${url}`, { headers: { 'content-type': 'text/html' } })) },
     privileged,
     protocolHandlers,

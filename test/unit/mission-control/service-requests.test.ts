@@ -19,7 +19,10 @@ const VALID: Record<ChannelName, Record<string, unknown>> = {
   listForks: { state: null },
   forkStatus: { fork_id: FORK_ID },
   forkContainment: { fork_id: FORK_ID },
+  forkOverview: { fork_id: FORK_ID },
+  forkTimeline: { fork_id: FORK_ID },
   previewFork: START,
+  workflowDocument: { workflow_file: null },
   verifyAttestation: { bundle: '', public_key_pem: null },
   startFork: START,
   stopBranch: { fork_id: FORK_ID, branch_id: null },
@@ -27,6 +30,7 @@ const VALID: Record<ChannelName, Record<string, unknown>> = {
   resumeFork: { fork_id: FORK_ID },
   resolveBranch: { fork_id: FORK_ID, branch_id: 'branch-claude', resolution: 'mark-failed' },
   cleanFork: { fork_id: FORK_ID },
+  cleanability: { fork_id: FORK_ID },
   branchDetail: { fork_id: FORK_ID, branch_id: 'branch-claude' },
   compareFork: { fork_id: FORK_ID },
   selectBranch: { fork_id: FORK_ID, branch_id: 'branch-claude', reason: 'it passed', actor: 'alice' },
@@ -39,6 +43,12 @@ const VALID: Record<ChannelName, Record<string, unknown>> = {
   validateExecutors: { text: '{}' },
   readiness: {},
   settings: {},
+  runtimeReadiness: { runtime: 'claude' },
+  localProviderReadiness: {},
+  sandboxReadiness: {},
+  profileSets: {},
+  saveProfileSet: { name: 'local models', file: { schema_version: 1, executors: [CLAUDE, CODEX] } },
+  deleteProfileSet: { name: 'local models' },
 };
 
 const SPECIFIC: Partial<Record<ChannelName, Record<string, unknown>[]>> = {

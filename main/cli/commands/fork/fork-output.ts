@@ -1,6 +1,5 @@
 import type { ForkEvent, ForkEventSink } from '../../../../shared/fork/events';
-import type { ForkRecord } from '../../../../shared/fork/fork-record';
-import { forkStatusOf } from '../../../../shared/fork/fork-status';
+import type { ForkStatus } from '../../../../shared/fork/fork-record';
 import type { PublicArtifact } from '../../../orchestrator';
 import { printJson, type Io } from '../../output';
 import { describeEvent, renderForkStatus } from '../render-fork';
@@ -15,8 +14,7 @@ export function progress(io: Io, json: boolean): ForkEventSink {
   return json ? () => undefined : (event: ForkEvent) => io.stderr(describeEvent(event));
 }
 
-export function printRecord(io: Io, record: ForkRecord, json: boolean, extra: Record<string, unknown> = {}): void {
-  const status = forkStatusOf(record);
+export function printRecord(io: Io, status: ForkStatus, json: boolean, extra: Record<string, unknown> = {}): void {
   if (json) printJson(io, { ...status, ...extra });
   else io.stdout(renderForkStatus(status));
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { openOrchestratorContext } from '../../../host/open-context';
 import { confirmLanding, landingChecks } from '../../../orchestrator';
+import { describeEvidence, selectedAgainstEvidence, type SelectedAgainstEvidence } from '../../../../shared/fork/selection-evidence';
 import { printJson, type Io } from '../../output';
 import { renderLandingChecks } from '../render-fork';
 import type { JsonOption } from './fork-output';
@@ -21,8 +22,14 @@ export function landCommand(fork: Command, io: Io): void {
         else io.stdout(`landed: merge commit ${result.merge_commit} (local merge only; nothing was pushed)\n`);
         return;
       }
-      const { checks, token } = await landingChecks(ctx, forkId);
-      if (options.json) printJson(io, { checks, token });
-      else io.stdout(renderLandingChecks(forkId, checks, token));
+      const { checks, token, plan } = await landingChecks(ctx, forkId);
+      const against = selectedAgainstEvidence(plan);
+      if (options.json) printJson(io, { checks, token, against_evidence: against });
+      else io.stdout(`${against === null ? '' : againstEvidenceWarning(against)}${renderLandingChecks(forkId, checks, token)}`);
     });
+}
+
+/** The warning line of a selection made against the evidence (and acknowledged). */
+function againstEvidenceWarning({ branch_id, evidence }: SelectedAgainstEvidence): string {
+  return `WARNING: ${branch_id} was selected against the evidence (acknowledged): ${describeEvidence(branch_id, evidence)}\n`;
 }

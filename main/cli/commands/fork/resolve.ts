@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { CitadelError } from '../../../../shared/errors';
 import { openOrchestratorContext } from '../../../host/open-context';
-import { resolveBranch } from '../../../orchestrator';
+import { labelledStatus, resolveBranch } from '../../../orchestrator';
 import type { Io } from '../../output';
 import { printRecord, progress, type JsonOption } from './fork-output';
 
@@ -18,6 +18,6 @@ export function resolveCommand(fork: Command, io: Io): void {
     .action(async (forkId: string, branchId: string, options: { markFailed?: boolean; retry?: boolean } & JsonOption) => {
       if (options.markFailed === options.retry) throw new CitadelError('USAGE_ERROR', 'give exactly one of --mark-failed and --retry');
       const ctx = await openOrchestratorContext({ events: progress(io, options.json === true) });
-      printRecord(io, await resolveBranch(ctx, forkId, branchId, options.retry ? 'retry' : 'mark-failed', 'wait'), options.json === true);
+      printRecord(io, await labelledStatus(ctx, await resolveBranch(ctx, forkId, branchId, options.retry ? 'retry' : 'mark-failed', 'wait')), options.json === true);
     });
 }

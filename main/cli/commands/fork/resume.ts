@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { openOrchestratorContext } from '../../../host/open-context';
-import { resumeFork } from '../../../orchestrator';
+import { labelledStatus, resumeFork } from '../../../orchestrator';
 import type { Io } from '../../output';
 import { printRecord, progress, type JsonOption } from './fork-output';
 
@@ -13,6 +13,6 @@ export function resumeCommand(fork: Command, io: Io): void {
     .option('--json', 'print exactly one JSON document')
     .action(async (forkId: string, options: JsonOption) => {
       const ctx = await openOrchestratorContext({ events: progress(io, options.json === true) });
-      printRecord(io, await resumeFork(ctx, forkId, 'wait'), options.json === true);
+      printRecord(io, await labelledStatus(ctx, await resumeFork(ctx, forkId, 'wait')), options.json === true);
     });
 }

@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
 import { openOrchestratorContext } from '../../../host/open-context';
 import { selectBranch } from '../../../orchestrator';
+import { describeEvidence } from '../../../../shared/fork/selection-evidence';
 import { printJson, type Io } from '../../output';
 import type { JsonOption } from './fork-output';
 
-/** `citadel fork select FORK_ID BRANCH_ID --reason TEXT`: the recorded decision; no git runs. */
+/** `citadel fork select FORK_ID BRANCH_ID --reason TEXT [--against-evidence]`: the recorded decision; no git runs. */
 export function selectCommand(fork: Command, io: Io): void {
   fork
     .command('select')
@@ -14,11 +15,21 @@ export function selectCommand(fork: Command, io: Io): void {
     .requiredOption('--reason <text>', 'why this branch (kept private; never exported)')
     .option('--actor <name>', 'who decides (default: the login name)')
     .option('--idempotency-key <key>', 'repeat-safe key (default: derived from branch, actor and reason)')
+    .option('--against-evidence', 'acknowledge selecting a branch that is not the recommendation or whose verifier did not pass (recorded and signed)')
     .option('--json', 'print exactly one JSON document')
-    .action(async (forkId: string, branchId: string, options: { reason: string; actor?: string; idempotencyKey?: string } & JsonOption) => {
+    .action(async (forkId: string, branchId: string, options: { reason: string; actor?: string; idempotencyKey?: string; againstEvidence?: true } & JsonOption) => {
       const actor = options.actor ?? process.env.USER ?? process.env.LOGNAME ?? 'operator';
-      const selection = await selectBranch(await openOrchestratorContext(), forkId, { branchId, actor, reason: options.reason, idempotencyKey: options.idempotencyKey });
+      const selection = await selectBranch(await openOrchestratorContext(), forkId, {
+        branchId,
+        actor,
+        reason: options.reason,
+        idempotencyKey: options.idempotencyKey,
+        againstEvidence: options.againstEvidence === true,
+      });
       if (options.json) printJson(io, { selection, git_touched: false });
-      else io.stdout(`selected ${selection.branch_id} at fork revision ${selection.fork_revision} by ${selection.actor}\nNo git command ran: selection is not landing. Next: citadel fork land ${forkId}\n`);
+      else {
+        const warning = selection.against_evidence ? `WARNING: selected against the evidence (acknowledged): ${describeEvidence(selection.branch_id, selection.against_evidence.evidence)}\n` : '';
+        io.stdout(`selected ${selection.branch_id} at fork revision ${selection.fork_revision} by ${selection.actor}\n${warning}No git command ran: selection is not landing. Next: citadel fork land ${forkId}\n`);
+      }
     });
 }

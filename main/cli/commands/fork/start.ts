@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { CitadelError } from '../../../../shared/errors';
 import { ContainmentChoiceSchema, type ContainmentChoice } from '../../../../shared/fork/containment-facts';
 import { openOrchestratorContext } from '../../../host/open-context';
-import { startFork } from '../../../orchestrator';
+import { labelledStatus, startFork } from '../../../orchestrator';
 import { addExecutorSelectionOptions, executorSelectionFrom } from '../../executor-selection';
 import type { Io } from '../../output';
 import { printRecord, progress, type JsonOption } from './fork-output';
@@ -63,7 +63,7 @@ export function startCommand(fork: Command, io: Io): void {
           },
         },
       );
-      printRecord(io, started.record, json, { repo_dirty: started.repoDirty });
+      printRecord(io, await labelledStatus(ctx, started.record), json, { repo_dirty: started.repoDirty });
     });
 }
 

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { openOrchestratorContext } from '../../../host/open-context';
-import { forkStatusOf } from '../../../../shared/fork/fork-status';
-import { forkContainment, forkStatus, listForks, setupFailures } from '../../../orchestrator';
+import { forkContainment, forkStatus, labelledStatus, listForks, setupFailures } from '../../../orchestrator';
 import { printJson, type Io } from '../../output';
 import { renderForkList, renderForkStatus } from '../render-fork';
 import type { JsonOption } from './fork-output';
@@ -21,7 +20,7 @@ export function statusCommand(fork: Command, io: Io): void {
         else io.stdout(renderForkList(forks));
         return;
       }
-      const status = forkStatusOf(await forkStatus(ctx, forkId));
+      const status = await labelledStatus(ctx, await forkStatus(ctx, forkId));
       const containment = await forkContainment(ctx, forkId);
       const setup = await setupFailures(ctx, forkId);
       if (options.json) printJson(io, { ...status, containment, ...(Object.keys(setup).length === 0 ? {} : { setup_failures: setup }) });

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
-import { forkStatusOf } from '../../../../shared/fork/fork-status';
 import { openOrchestratorContext } from '../../../host/open-context';
-import { stopFork } from '../../../orchestrator';
+import { labelledStatus, stopFork } from '../../../orchestrator';
 import { printJson, type Io } from '../../output';
 import { renderForkStatus } from '../render-fork';
 import { progress, type JsonOption } from './fork-output';
@@ -17,10 +16,11 @@ export function stopCommand(fork: Command, io: Io): void {
     .action(async (forkId: string, branchId: string | undefined, options: JsonOption) => {
       const ctx = await openOrchestratorContext({ events: progress(io, options.json === true) });
       const outcome = await stopFork(ctx, forkId, branchId);
-      if (options.json) printJson(io, { stopped: outcome.stopped, status: forkStatusOf(outcome.record) });
+      const status = await labelledStatus(ctx, outcome.record);
+      if (options.json) printJson(io, { stopped: outcome.stopped, status });
       else {
         for (const s of outcome.stopped) io.stdout(`${s.branch_id}: process ${s.process_gone ? 'gone' : 'STILL RUNNING'} (${s.via})\n`);
-        io.stdout(renderForkStatus(forkStatusOf(outcome.record)));
+        io.stdout(renderForkStatus(status));
       }
     });
 }

@@ -30,6 +30,8 @@ const FAMILIES: readonly Family[] = [
   { file: /^selection\.sig\.json$/, kinds: /^(error SELECTION_SIGNATURE_INVALID|selection_unverified)$/ },
   { file: /^landing\.json$/, kinds: /^(landing_unverified|error FORK_RECORD_INVALID)$/ },
   { file: /^journal\.jsonl$/, kinds: /^(landing_unverified|error FORK_RECORD_INVALID|error SELECTION_RECORD_MISMATCH)$/ },
+  // The objective's private text: the contract binds its digest, so a changed copy is only shown as an unverified title.
+  { file: /^objective\.txt$/, kinds: /^unverified$/ },
   { file: /^\(fork folder\)\/$/, kinds: /^fork_id_mismatch$/ },
   { file: /^\(every signed file\)$/, kinds: /^signer_untrusted$/ },
 ];

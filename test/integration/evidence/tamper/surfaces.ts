@@ -19,7 +19,8 @@ export const SURFACES = ['compare', 'landing', 'select', 'proof', 'replay', 'mis
 export type SurfaceName = (typeof SURFACES)[number];
 
 /** The same probe every time, so the selection key it derives is always the same (and never stored in a template). */
-const PROBE = { actor: 'tamper-suite', reason: 'would this selection be allowed?' } as const;
+// Acknowledging the evidence, as an operator can: what is asked is whether the stored files allow a selection at all.
+const PROBE = { actor: 'tamper-suite', reason: 'would this selection be allowed?', againstEvidence: true } as const;
 
 async function answer(run: () => Promise<unknown>): Promise<Json> {
   try {

@@ -1,0 +1,36 @@
+import type { RuntimeActivity } from '../../shared/fork/events';
+import { scanForSecrets } from '../publish/redaction/secret-scan';
+
+// The event's bound is 240; a line of the Fork view is shorter.
+const MAX_SUMMARY = 200;
+
+/**
+ * Credentials on a command line that the publishing scanner lets pass (it wants a vendor shape or
+ * high entropy): `NAME=value` or `--name=value` where the name says pass/secret/token/key, a
+ * MySQL-family client's `-p<password>`, `sshpass -p`, `-u`/`--user user:password`, and AWS access
+ * key ids, the documentation's example one included (secretlint skips it).
+ */
+const COMMAND_LINE_CREDENTIALS = [
+  /(?<![\w-])[\w-]*(?:pass|secret|token|key)[\w-]*=[^\s"'&;|]/i,
+  /\b(?:mysql[a-z]*|mariadb[a-z-]*)\b[^|;&]*\s-p[^\s-]/,
+  /\bsshpass\s+-p\s*\S/,
+  /(?<![\w-])(?:-u|--user)(?:\s+|=)?[^\s:'"-][^\s:]*:\S/,
+  /\b(?:A3T[A-Z0-9]|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA)[A-Z0-9]{16}\b/,
+];
+
+/**
+ * What of a runtime's activity may be streamed: each summary is scanned whole (before any cut,
+ * so a key at the end of a long command cannot be cut out of its rule's reach) by the scanner
+ * public artifacts pass (secret-scan.ts) and the command-line rules above; one that looks like it
+ * holds a secret is replaced by its kind. Local paths are the operator's own: that rule alone is
+ * not applied. Then each is cut to MAX_SUMMARY.
+ */
+export async function streamableActivities(activities: readonly RuntimeActivity[]): Promise<RuntimeActivity[]> {
+  return Promise.all(
+    activities.map(async ({ kind, summary }) => {
+      const hidden = COMMAND_LINE_CREDENTIALS.some((pattern) => pattern.test(summary)) || (await scanForSecrets(summary)).some((hit) => hit.rule !== 'citadel/absolute-path');
+      if (hidden) return { kind, summary: `${kind.replaceAll('_', ' ')} (its text is hidden: it looks like it holds a secret)` };
+      return { kind, summary: summary.length <= MAX_SUMMARY ? summary : `${summary.slice(0, MAX_SUMMARY - 1)}…` };
+    }),
+  );
+}

@@ -1,7 +1,7 @@
 import type { WorktreeIncludeEntry } from '../../shared/fork/contract';
 import type { ForkEventSink, PastForkEvent, RuntimeActivity } from '../../shared/fork/events';
 import type { RepositoryLocation } from '../git/run';
-import { liveDiff, liveGitDir, type LiveDiff } from './live-diff';
+import { liveDiff, liveGitDir, type LiveDiff, type LiveGitDir } from './live-diff';
 import { LogFollower } from './live-output';
 import { streamableActivities } from './live-redaction';
 
@@ -54,11 +54,12 @@ export function startLiveMonitor(run: LiveRun): LiveMonitor {
   const key = `${run.forkId}/${run.branchId}`;
   const follower = run.activity === undefined ? null : new LogFollower(run.stdoutFile);
 
-  // Made once, removed on stop: the diff's own git dir (liveGitDir), so no config of the agent's is read.
-  const live = liveGitDir(run.repository.gitDir, run.includes);
+  // Made at the first tick, removed on stop: the diff's own git dir (liveGitDir), so no config of the agent's is read.
+  let live: Promise<LiveGitDir> | null = null;
   const pollDiff = (): void => {
     if (diffing !== null) return;
     const signal = AbortSignal.any([stopping.signal, AbortSignal.timeout(DIFF_TIMEOUT_MS)]);
+    live ??= liveGitDir(run.repository.gitDir, run.includes);
     diffing = live
       .then((dir) => liveDiff(run.repository, dir, run.base, signal))
       .then((diff) => {
@@ -90,7 +91,7 @@ export function startLiveMonitor(run: LiveRun): LiveMonitor {
   };
 
   if (follower !== null && run.readLogFrom === 'end') following = follower.skipToEnd().finally(() => (following = null));
-  pollDiff();
+  // No tick at once: a runtime just launched has changed nothing yet (and a short run then costs no git at all).
   const diffTimer = setInterval(pollDiff, LIVE_DIFF_MS);
   const outputTimer = follower === null ? null : setInterval(() => void pollOutput(), LIVE_OUTPUT_MS);
   return {
@@ -101,7 +102,7 @@ export function startLiveMonitor(run: LiveRun): LiveMonitor {
       latestDiffs.delete(key);
       stopping.abort();
       await Promise.all([diffing, following]);
-      await live.then((dir) => dir.dispose(), () => undefined);
+      await live?.then((dir) => dir.dispose(), () => undefined);
       // What the runtime printed last (its final turn) is streamed before the drive reports the exit;
       // the log is capped by the supervisor, so this ends.
       do await pollOutput();

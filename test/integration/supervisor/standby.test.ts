@@ -45,7 +45,8 @@ describe('a standby supervisor', () => {
     writeFileSync(launchSpecFileFor(spec.status_file), JSON.stringify(spec), { mode: 0o600 });
     standby.release();
 
-    await waitUntil('the released standby has ended', () => hasEnded(pid));
+    // The process can be gone from /proc before Node has delivered its exit event: wait for both.
+    await waitUntil('the released standby has ended', () => hasEnded(pid) && standby.ended() !== undefined);
     expect(standby.ended()).toBe('exit code 0');
     expect(existsSync(spec.status_file)).toBe(false);
     expect(existsSync(marker)).toBe(false);

@@ -2,11 +2,9 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/sve
 import { describe, expect, it, vi } from 'vitest';
 import type { AppReply } from '../../shared/ipc/app-channels';
 import { ForkOverviewSchema, type ForkOverview } from '../../shared/fork/fork-overview';
-import { BranchDetailSchema, type BranchDetail } from '../../shared/ipc/contract';
-import { modelProof } from '../../shared/fork/model-proof';
 import ForkView from '../../renderer/src/views/ForkView.svelte';
 import { fakeClient } from './support/fake-client';
-import { digest, FORK_ID, forkStatus, telemetry } from './support/fixtures';
+import { digest, FORK_ID, forkStatus, runningBranchDetail } from './support/fixtures';
 
 const running = forkStatus({
   state: 'running',
@@ -16,23 +14,7 @@ const running = forkStatus({
   ],
 });
 
-const detail = (branchId: string): BranchDetail =>
-  BranchDetailSchema.parse({
-    fork_id: FORK_ID,
-    branch_id: branchId,
-    runtime: 'claude',
-    state: 'running',
-    failure_code: null,
-    receipt_verified: false,
-    verification_reasons: ['not_collected'],
-    model: modelProof({ model: 'claude-sonnet-4-5', local_provider: null }, null),
-    telemetry: telemetry({ input_tokens: 1200 }),
-    verifier: null,
-    diff_summary: null,
-    diff_text: null,
-    duration_ms: null,
-    containment: null,
-  });
+const detail = (branchId: string) => runningBranchDetail(branchId, { input_tokens: 1200 });
 
 const MERGE = 'c0ffee'.padEnd(40, '1');
 const overview = (overrides: Partial<ForkOverview> = {}): ForkOverview =>

@@ -1,11 +1,9 @@
 import { render, screen, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
-import { BranchDetailSchema } from '../../shared/ipc/contract';
-import { modelProof } from '../../shared/fork/model-proof';
 import type { PastForkEvent } from '../../shared/fork/events';
 import ForkView from '../../renderer/src/views/ForkView.svelte';
 import { fakeClient } from './support/fake-client';
-import { FORK_ID, forkStatus, telemetry } from './support/fixtures';
+import { FORK_ID, forkStatus, runningBranchDetail } from './support/fixtures';
 
 const branches = ['claude', 'codex'].map((runtime) => ({
   branch_id: `branch-${runtime}`,
@@ -18,23 +16,7 @@ const branches = ['claude', 'codex'].map((runtime) => ({
   attempt: 1,
 }));
 
-const detail = (branchId: string) =>
-  BranchDetailSchema.parse({
-    fork_id: FORK_ID,
-    branch_id: branchId,
-    runtime: 'claude',
-    state: 'running',
-    failure_code: null,
-    receipt_verified: false,
-    verification_reasons: ['not_collected'],
-    model: modelProof({ model: 'claude-sonnet-4-5', local_provider: null }, null),
-    telemetry: telemetry({}),
-    verifier: null,
-    diff_summary: null,
-    diff_text: null,
-    duration_ms: null,
-    containment: null,
-  });
+const detail = (branchId: string) => runningBranchDetail(branchId);
 
 /** Both branches launched 72 s ago with a 10 min budget, as the orchestrator's rebuilt past says. */
 function past(): PastForkEvent[] {

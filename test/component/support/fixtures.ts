@@ -6,6 +6,7 @@ import { ExecutionReceiptSchema, type ExecutionReceipt } from '../../../shared/f
 import { TelemetrySchema, type Telemetry } from '../../../shared/runtime/telemetry';
 import type { ExecutorSetDescription } from '../../../shared/executors/executor-set-description';
 import { StartPreviewSchema, type StartPreview } from '../../../shared/fork/start-preview';
+import { BranchDetailSchema, type BranchDetail } from '../../../shared/ipc/contract';
 
 /** Replies for component tests, each parsed by the real shared schema it claims to satisfy. */
 
@@ -101,5 +102,25 @@ export function readyPreview(executors: ExecutorSetDescription, overrides: Parti
     repository: { root: '/tmp/repo', head: BASE, branch: 'main', dirty: false, worktree_include: [] },
     workflow: { source: 'builtin', steps: ['implement'], setup: [], verifier: null },
     ...overrides,
+  });
+}
+
+/** A running branch's detail: no receipt collected yet, so nothing verified. */
+export function runningBranchDetail(branchId: string, telemetryOverrides: Partial<Telemetry> = {}): BranchDetail {
+  return BranchDetailSchema.parse({
+    fork_id: FORK_ID,
+    branch_id: branchId,
+    runtime: 'claude',
+    state: 'running',
+    failure_code: null,
+    receipt_verified: false,
+    verification_reasons: ['not_collected'],
+    model: modelProof({ model: 'claude-sonnet-4-5', local_provider: null }, null),
+    telemetry: telemetry(telemetryOverrides),
+    verifier: null,
+    diff_summary: null,
+    diff_text: null,
+    duration_ms: null,
+    containment: null,
   });
 }

@@ -154,6 +154,7 @@ async function start(f: ProbeFork, containment: 'auto' | 'runtime-only', extra: 
   return { run, doc: parseDoc(run) };
 }
 
+const contractOf = (f: ProbeFork, forkId: string) => JSON.parse(readFileSync(path.join(f.root, 'forks', forkId, 'contract.json'), 'utf8')) as { containment?: Record<string, unknown> };
 const worktree = (f: ProbeFork, forkId: string, branchId: string) => path.join(f.root, 'worktrees', forkId, branchId);
 const attemptFile = (f: ProbeFork, forkId: string, branchId: string, name: string) => path.join(f.root, 'forks', forkId, 'branches', branchId, 'attempt-1', name);
 const tagOf = (f: ProbeFork, role: string, branchId: string) => `${f.token}-${role}-${branchId}`;
@@ -271,7 +272,6 @@ describe('a contained branch (bubblewrap) sees only its worktree, its git metada
 });
 
 describe('the contract and the receipts bind the containment', () => {
-  const contractOf = (f: ProbeFork, forkId: string) => JSON.parse(readFileSync(path.join(f.root, 'forks', forkId, 'contract.json'), 'utf8')) as { containment?: Record<string, unknown> };
   const receiptOf = (f: ProbeFork, forkId: string, branchId: string) =>
     (JSON.parse(readFileSync(attemptFile(f, forkId, branchId, 'execution-receipt.json'), 'utf8')) as { receipt: { containment?: Record<string, unknown> } }).receipt;
 
@@ -347,7 +347,13 @@ describe('fail closed: SANDBOX_UNAVAILABLE', () => {
 
     const chosen = await start(f, 'runtime-only', [], env);
     expect(chosen.run.code, chosen.run.stderr).toBe(0);
-    expect(chosen.doc.state).toBe('ready');
+    expect(chosen.doc.error).toBeUndefined();
+    expect(contractOf(f, chosen.doc.fork_id).containment).toEqual({ mode: 'runtime-only' });
+    // Uncontained, each probe writes into its sibling's worktree; when that lands after the sibling's
+    // commit, the sibling's result is refused as not its own tree. Any other end is a defect.
+    for (const branch of chosen.doc.branches) {
+      expect([['passed', null], ['failed', 'VERIFICATION_TREE_MISMATCH']], JSON.stringify(branch)).toContainEqual([branch.state, branch.failure_code]);
+    }
   });
 });
 

@@ -9,7 +9,7 @@ import { ForkContainmentSchema } from '../fork/containment-display';
 import { MAX_ATTEMPTS_LIMIT } from '../fork/contract';
 import { ForkEventSchema, PastForkEventSchema } from '../fork/events';
 import { BranchIdSchema, ForkIdSchema } from '../fork/ids';
-import { ForkStateSchema, ForkStatusSchema } from '../fork/fork-record';
+import { ForkStatusSchema } from '../fork/fork-record';
 import { ForkOverviewSchema } from '../fork/fork-overview';
 import { LandingCheckSchema, SelectionRecordSchema } from '../fork/landing';
 import { ModelProofSchema } from '../fork/model-proof';
@@ -23,6 +23,7 @@ import { ProofProjectionSchema } from '../publish/replay';
 import { LocalProviderReadinessSchema, ReadinessReportSchema, RuntimeReadinessSchema } from '../runtime/readiness';
 import { SandboxReadinessSchema } from '../sandbox/sandbox-readiness';
 import { TelemetrySchema } from '../runtime/telemetry';
+import { ListForksRequestSchema, ListForksResponseSchema } from './fork-list-channel';
 import { defineChannels, type BridgeOf, type ReplyOf, type RequestOf, type ResponseOf } from './define-channels';
 
 /**
@@ -33,11 +34,7 @@ import { defineChannels, type BridgeOf, type ReplyOf, type RequestOf, type Respo
 
 const Fork = z.strictObject({ fork_id: ForkIdSchema });
 
-export const ForkListEntrySchema = z.union([
-  ForkStatusSchema,
-  z.strictObject({ fork_id: z.string(), state: z.literal('unknown'), problem: z.string() }),
-]);
-export type ForkListEntry = z.infer<typeof ForkListEntrySchema>;
+export { ForkListEntrySchema, type ForkListEntry } from './fork-list-channel';
 
 /** How the New Fork form names its executors: legacy runtimes or validated profiles. */
 export const ExecutorChoiceSchema = z.discriminatedUnion('kind', [
@@ -124,7 +121,7 @@ export const OpenedArtifactSchema = z.strictObject({
 });
 
 const CONTRACT = defineChannels('citadel', {
-  listForks: { request: z.strictObject({ state: ForkStateSchema.nullable() }), response: z.strictObject({ forks: z.array(ForkListEntrySchema) }) },
+  listForks: { request: ListForksRequestSchema, response: ListForksResponseSchema },
   forkStatus: { request: Fork, response: ForkStatusSchema },
   /** The Fork page header: title, repository, base, selection, landing and worktree paths (local facts, never published). */
   forkOverview: { request: Fork, response: ForkOverviewSchema },

@@ -1,6 +1,7 @@
-import { z } from 'zod';
-import { CitadelError, CitadelErrorDataSchema, type CitadelErrorData, type Result, type Violation } from '../errors';
+import type { z } from 'zod';
+import { CitadelError, type CitadelErrorData, type Result, type Violation } from '../errors';
 import { zodViolations } from '../zod-violations';
+import { replyEnvelope } from './reply-envelope';
 
 /** A table of channels: each name's strict request schema and the schema of the value it answers. */
 export type ChannelTable = Readonly<Record<string, { readonly request: z.ZodType; readonly response: z.ZodType }>>;
@@ -37,11 +38,7 @@ export function defineChannels<const T extends ChannelTable>(prefix: string, tab
     isChannelName,
     ipcName: (channel: Name): string => `${prefix}:${channel}`,
     // Typed as the channel's own reply: zod cannot see through the generic response schema.
-    replySchema: <C extends Name>(channel: C) =>
-      z.discriminatedUnion('ok', [
-        z.strictObject({ ok: z.literal(true), value: spec(channel).response }),
-        z.strictObject({ ok: z.literal(false), error: CitadelErrorDataSchema }),
-      ]) as z.ZodType<ReplyOf<T, C>>,
+    replySchema: <C extends Name>(channel: C) => replyEnvelope(spec(channel).response) as z.ZodType<ReplyOf<T, C>>,
     /** Untrusted input in; a name outside the table, or a request its schema refuses, is IPC_REQUEST_INVALID. */
     parseRequest(channel: string, payload: unknown): Result<ParsedCall<T>> {
       // Not the type guard: where Name is just string (a generic T), its false branch would be `never`.

@@ -66,7 +66,7 @@ export async function run({ log = (line) => process.stderr.write(`${line}\n`) } 
     const staticDir = await m.buildRenderer(path.join(work, 'renderer'));
     mkdirSync(path.join(home, 'forks'), { recursive: true });
     writeSyntheticForks(path.join(home, 'forks'), FORKS, { ForkRecordSchema: m.ForkRecordSchema, contractSchema, digestOf: m.digestOf });
-    const stylesheet = readdirSync(path.join(staticDir, 'assets')).find((file) => file.endsWith('.css'));
+    const stylesheet = readdirSync(path.join(staticDir, 'assets')).find((file) => file.startsWith('index-') && file.endsWith('.css'));
     if (stylesheet === undefined) throw new Error('the renderer build has no stylesheet');
 
     const env = { ...process.env, CITADEL_HOME: home, CITADEL_KEYSTORE: 'file', CITADEL_ISSUER: 'bench' };

@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { bridgeTransport, createClient, webTransport, type Transport } from '../../renderer/src/lib/client';
+import { createClient } from '../../renderer/src/lib/client';
+import { STARTUP_REPLIES } from '../../renderer/src/lib/startup-replies';
+import { bridgeTransport, primedTransport, webTransport, windowTransport, type Transport } from '../../renderer/src/lib/transport';
 import type { CitadelBridge } from '../../shared/ipc/contract';
 import { API_EVENTS_PATH, TOKEN_HEADER, TOKEN_QUERY } from '../../shared/ipc/web-protocol';
 import { FORK_ID, forkStatus } from './support/fixtures';
@@ -46,7 +48,7 @@ describe('client', () => {
     expect(reply).toMatchObject({ ok: false, error: { code: 'INTERNAL_ERROR', message: expect.stringContaining('connection refused') } });
   });
 
-  it('passes only events that parse with the contract event schema', () => {
+  it('passes only events that parse with the contract event schema, in the order they came', async () => {
     let push: (raw: unknown) => void = () => undefined;
     const client = createClient({ ...transportAnswering(() => null), subscribe: (listener) => ((push = listener), () => undefined) });
     const seen: unknown[] = [];
@@ -54,7 +56,13 @@ describe('client', () => {
     push({ type: 'fork_state', fork_id: FORK_ID, state: 'ready', revision: 3 });
     push({ type: 'fork_state', fork_id: FORK_ID, state: 'winning', revision: 3 });
     push('<script>');
-    expect(seen).toEqual([{ type: 'fork_state', fork_id: FORK_ID, state: 'ready', revision: 3 }]);
+    push({ type: 'fork_state', fork_id: FORK_ID, state: 'landed', revision: 4 });
+    // Events wait for the contract's schemas, which load on their own (client.ts).
+    await vi.waitFor(() => expect(seen).toHaveLength(2));
+    expect(seen).toEqual([
+      { type: 'fork_state', fork_id: FORK_ID, state: 'ready', revision: 3 },
+      { type: 'fork_state', fork_id: FORK_ID, state: 'landed', revision: 4 },
+    ]);
   });
 
   it('calls the named bridge function and parses what it returns', async () => {
@@ -102,7 +110,7 @@ describe('web transport', () => {
     expect(fetchFn).not.toHaveBeenCalled();
   });
 
-  it('opens one event stream for all listeners and closes it after the last one leaves', () => {
+  it('opens one event stream for all listeners and closes it after the last one leaves', async () => {
     opened.length = 0;
     const client = createClient(webTransport('http://127.0.0.1:4100', 't k', vi.fn(), NoEvents));
     const a: unknown[] = [];
@@ -117,7 +125,7 @@ describe('web transport', () => {
     const event = { type: 'runtime', fork_id: FORK_ID, branch_id: 'branch-claude', phase: 'launched' };
     source.onmessage?.(new MessageEvent('message', { data: JSON.stringify(event) }));
     source.onmessage?.(new MessageEvent('message', { data: 'not json' }));
-    expect(a).toEqual([event]);
+    await vi.waitFor(() => expect(a).toEqual([event]));
     expect(b).toEqual([event]);
     stopA();
     expect(source.closed).toBe(false);
@@ -144,3 +152,73 @@ describe('web transport', () => {
   });
 });
 
+
+describe('the contract, loaded beside the first page', () => {
+  const listReply = { ok: true, value: { forks: [forkStatus()] } };
+  const slowContract = () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const load = vi.fn(async () => {
+      await gate;
+      return import('../../renderer/src/lib/contract-schemas');
+    });
+    return { load, release };
+  };
+
+  it('sends each call before its schema has loaded, and parses the first page’s list without the rest of the contract', async () => {
+    const { load, release } = slowContract();
+    const calls: string[] = [];
+    const client = createClient(
+      { ...transportAnswering(() => null), call: async (channel) => (calls.push(channel), channel === 'listForks' ? listReply : { ok: true, value: forkStatus() }) },
+      { startup: STARTUP_REPLIES, load },
+    );
+    expect(await client.call('listForks', { state: null })).toEqual(listReply);
+    expect(load).not.toHaveBeenCalled();
+
+    const status = client.call('forkStatus', { fork_id: FORK_ID });
+    await vi.waitFor(() => expect(calls).toEqual(['listForks', 'forkStatus']));
+    release();
+    expect(await status).toEqual({ ok: true, value: forkStatus() });
+  });
+
+  it('still refuses a malformed list through the fast path, with zod’s own message', async () => {
+    const client = createClient(transportAnswering(() => ({ ok: true, value: { forks: [{ ...forkStatus(), state: 'winning' }] } })));
+    const reply = await client.call('listForks', { state: null });
+    expect(reply).toMatchObject({ ok: false, error: { code: 'INTERNAL_ERROR', message: expect.stringContaining('listForks reply does not match the contract') } });
+  });
+
+  it('answers a typed error when the contract cannot load, and tries again on the next call', async () => {
+    const load = vi.fn().mockRejectedValueOnce(new Error('chunk missing')).mockImplementation(() => import('../../renderer/src/lib/contract-schemas'));
+    const client = createClient(transportAnswering(() => ({ ok: true, value: forkStatus() })), { startup: STARTUP_REPLIES, load });
+    expect(await client.call('forkStatus', { fork_id: FORK_ID })).toMatchObject({ ok: false, error: { code: 'INTERNAL_ERROR', message: expect.stringContaining('chunk missing') } });
+    expect(await client.call('forkStatus', { fork_id: FORK_ID })).toEqual({ ok: true, value: forkStatus() });
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('primed transport', () => {
+  it('answers the first matching call with the read sent early, and sends every other call as usual', async () => {
+    const sent: [string, unknown][] = [];
+    const inner: Transport = { ...transportAnswering(() => null), call: async (channel, request) => (sent.push([channel, request]), { n: sent.length }) };
+    const primed = primedTransport(inner, [{ channel: 'listForks', request: { state: null } }]);
+    expect(sent).toEqual([['listForks', { state: null }]]);
+    expect(await primed.call('listForks', { state: null })).toEqual({ n: 1 });
+    expect(await primed.call('listForks', { state: null })).toEqual({ n: 2 });
+    expect(await primed.call('listForks', { state: 'ready' })).toEqual({ n: 3 });
+    expect(sent).toHaveLength(3);
+  });
+
+  it('primes the web host’s first list read, never the desktop bridge’s (whose stream reports no open)', () => {
+    const fetchFn = vi.fn(async () => new Response('{}'));
+    const web = { citadel: undefined, location: new URL('http://127.0.0.1:4100/?token=tok'), fetch: fetchFn, EventSource: NoEvents } as unknown as Parameters<typeof windowTransport>[0];
+    windowTransport(web);
+    expect(fetchFn).toHaveBeenCalledTimes(1);
+    expect(String((fetchFn.mock.calls[0] as unknown as [URL])[0])).toBe('http://127.0.0.1:4100/api/call/listForks');
+    const listForks = vi.fn(async () => ({ ok: true, value: { forks: [] } }));
+    windowTransport({ citadel: { listForks, onEvent: () => () => undefined } } as unknown as Parameters<typeof windowTransport>[0]);
+    expect(listForks).not.toHaveBeenCalled();
+    const tokenless = { citadel: undefined, location: new URL('http://127.0.0.1:4100/'), fetch: fetchFn, EventSource: NoEvents } as unknown as Parameters<typeof windowTransport>[0];
+    windowTransport(tokenless);
+    expect(fetchFn).toHaveBeenCalledTimes(1);
+  });
+});

@@ -1,5 +1,5 @@
 import { render, screen, within } from '@testing-library/svelte';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ForkOutcomeNotice } from '../../shared/fork/fork-outcome-notice';
 import { ForkAlerts, forkAlerts, type Notifier } from '../../renderer/src/lib/fork-alerts.svelte';
 import ForksView from '../../renderer/src/views/ForksView.svelte';
@@ -41,13 +41,14 @@ describe('fork alerts: title counts, changes and notifications', () => {
 
     // Not yet allowed: nothing is shown.
     emit({ type: 'fork_state', fork_id: OTHER, state: 'blocked', revision: 9 });
+    await vi.waitFor(() => expect(alerts.changed.has(OTHER)).toBe(true));
     expect(browser.shown).toEqual([]);
     await alerts.allow();
     expect(browser.asked).toBe(1);
     expect(alerts.permission).toBe('granted');
 
     emit({ type: 'fork_state', fork_id: FORK_ID, state: 'ready', revision: 7 });
-    expect(browser.shown).toEqual([{ title: 'Citadel: fork ready', body: `Fork ${FORK_ID} is ready: compare its branches and select one.` }]);
+    await vi.waitFor(() => expect(browser.shown).toEqual([{ title: 'Citadel: fork ready', body: `Fork ${FORK_ID} is ready: compare its branches and select one.` }]));
     expect(alerts.title).toBe('(1 ready) Citadel Mission Control');
     expect([...alerts.changed].sort()).toEqual([FORK_ID, OTHER].sort());
     alerts.seen(FORK_ID);
@@ -61,7 +62,7 @@ describe('fork alerts: title counts, changes and notifications', () => {
     await flush();
     expect(alerts.permission).toBe('unsupported');
     emit({ type: 'fork_state', fork_id: FORK_ID, state: 'ready', revision: 7 });
-    expect(alerts.title).toBe('(1 ready) Citadel Mission Control');
+    await vi.waitFor(() => expect(alerts.title).toBe('(1 ready) Citadel Mission Control'));
   });
 
   it('shares one listForks read (and one parse) with the Forks view', async () => {

@@ -111,6 +111,7 @@ describe('fork list', () => {
   });
 
   it('reads the list again when a fork_state event arrives while the list is being read', async () => {
+    await import('../../renderer/src/lib/contract-schemas');
     const before = manyForks(4);
     const after = manyForks(4);
     after[1] = forkStatus({ fork_id: forkId(1), state: 'ready', revision: 99 });
@@ -125,6 +126,9 @@ describe('fork list', () => {
     });
     render(ForksView, { props: { client } });
     emit({ type: 'fork_state', fork_id: forkId(1), state: 'ready', revision: 99 });
+    // Events reach the list once the contract's schemas have loaded (lib/client.ts), already
+    // loaded here: a macrotask later the event has arrived, while the first read is still out.
+    await new Promise((resolve) => setTimeout(resolve, 0));
     answer(before);
     await fireEvent.change(await screen.findByLabelText('Show'), { target: { value: 'ready' } });
     await screen.findByText('2 of 4 forks shown');

@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
-import { missingAccessToken } from '../../renderer/src/lib/client';
+import { missingAccessToken } from '../../renderer/src/lib/transport';
 import MissingTokenView from '../../renderer/src/views/MissingTokenView.svelte';
 
 const pageAt = (search: string, bridge?: object): Window & { citadel?: unknown } =>

@@ -42,6 +42,12 @@ async function fill(repo: string): Promise<void> {
 
 const preview = (): Promise<boolean> => fireEvent.click(screen.getByRole('button', { name: 'Preview digests and argv' }));
 
+/** The readiness probe has answered (codex, not installed, is unticked): a preview made now stays current. */
+async function readinessShown(): Promise<void> {
+  const codex = await screen.findByRole('checkbox', { name: /codex/ });
+  await expect.poll(() => (codex as HTMLInputElement).checked).toBe(false);
+}
+
 describe('New Fork checks the form before Start', () => {
   it('shows a repository problem at the repository field and keeps Start disabled', async () => {
     const { client } = fakeClient({ readiness: () => ({ ok: true, value: codexMissing }), previewFork: () => ({ ok: true, value: notARepo }) });
@@ -60,6 +66,7 @@ describe('New Fork checks the form before Start', () => {
   it('shows warnings and the .worktreeinclude names, and allows Start', async () => {
     const { client } = fakeClient({ readiness: () => ({ ok: true, value: codexMissing }), previewFork: () => ({ ok: true, value: dirty }) });
     render(NewForkView, { props: { client } });
+    await readinessShown();
     await fill('/tmp/repo');
     await preview();
     expect(await screen.findByText(/uncommitted changes; they are not part of the fork/)).toBeInTheDocument();
@@ -84,6 +91,7 @@ describe('New Fork checks the form before Start', () => {
       startFork: () => ({ ok: false, error: { code: 'SANDBOX_UNAVAILABLE', message: 'bwrap is not on PATH' } }),
     });
     render(NewForkView, { props: { client } });
+    await readinessShown();
     await fill('/tmp/repo');
     await preview();
     await screen.findByText(/executor set digest/);

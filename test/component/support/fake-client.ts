@@ -1,6 +1,7 @@
 import type { AppChannelName, AppChannelRequest, AppReply } from '../../../shared/ipc/app-channels';
 import type { ChannelName, ChannelRequest, Reply } from '../../../shared/ipc/contract';
-import { createClient, type Client, type Transport } from '../../../renderer/src/lib/client';
+import { createClient, type Client } from '../../../renderer/src/lib/client';
+import type { Transport } from '../../../renderer/src/lib/transport';
 
 type Handlers = { [C in ChannelName]?: (request: ChannelRequest<C>) => Reply<C> | Promise<Reply<C>> };
 /** Electron-only app channels the fake shell offers; none means a browser (web host). */

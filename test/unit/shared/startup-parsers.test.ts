@@ -1,0 +1,61 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { GENERATED_PATH, startupParsersSource } from '../../../build/startup-parsers';
+import { listForksResponseParser } from '../../../renderer/src/lib/generated/startup-parsers';
+import { STARTUP_REPLIES } from '../../../renderer/src/lib/startup-replies';
+import { IPC_CHANNELS, replySchema } from '../../../shared/ipc/contract';
+import { ListForksResponseSchema } from '../../../shared/ipc/fork-list-channel';
+import { forkStatus } from '../../component/support/fixtures';
+
+const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
+
+describe('the first page’s compiled list parser', () => {
+  it('is exactly what zod compiles from the schema now (run `npm run generate:parsers` after a schema change)', () => {
+    expect(readFileSync(path.join(REPO_ROOT, GENERATED_PATH), 'utf8')).toBe(startupParsersSource());
+  });
+
+  it('is built from the contract’s own listForks response schema', () => {
+    expect(IPC_CHANNELS.listForks.response).toBe(ListForksResponseSchema);
+  });
+
+  const valid = { ok: true, value: { forks: [forkStatus(), forkStatus({ fork_id: 'fork-01m8t0ydr33wvjv8wtngemw7pm', title: null, executor_set_digest: null }), { fork_id: 'fork-broken', state: 'unknown', problem: 'FORK_RECORD_INVALID' }] } };
+  const first = valid.value.forks[0] as Record<string, unknown>;
+  const branch = (first.branches as Record<string, unknown>[])[0] as Record<string, unknown>;
+  const withFork = (fork: Record<string, unknown>) => ({ ok: true, value: { forks: [fork] } });
+  const cases: [string, unknown][] = [
+    ['a valid list', valid],
+    ['an empty list', { ok: true, value: { forks: [] } }],
+    ['a typed error', { ok: false, error: { code: 'FORK_NOT_FOUND', message: 'no such fork' } }],
+    ['an unknown state', withFork({ ...first, state: 'winning' })],
+    ['a fork id outside the alphabet', withFork({ ...first, fork_id: 'fork-ILOU' })],
+    ['an extra key (strict)', withFork({ ...first, trusted: true })],
+    ['a missing key', withFork({ ...first, title_standing: undefined })],
+    ['a fractional revision', withFork({ ...first, revision: 1.5 })],
+    ['a time that is not ISO', withFork({ ...first, created_at: 'yesterday' })],
+    ['a digest in capitals', withFork({ ...first, contract_digest: `sha256:${'A'.repeat(64)}` })],
+    ['a branch with an unknown failure code', withFork({ ...first, branches: [{ ...branch, failure_code: 'OOPS' }] })],
+    ['a branch with an extra key', withFork({ ...first, branches: [{ ...branch, path: '/etc' }] })],
+    ['a problem entry with a state other than unknown', withFork({ fork_id: 'fork-broken', state: 'ready', problem: 'X' })],
+    ['forks that are not an array', { ok: true, value: { forks: {} } }],
+    ['a value that is not an object', { ok: true, value: 'forks' }],
+    ['an array where the reply should be', [valid]],
+  ];
+
+  it.each(cases)('answers %s exactly as the contract’s own parser does', (_label, input) => {
+    const fast = STARTUP_REPLIES.listForks?.safeParse(structuredClone(input));
+    const runtime = replySchema('listForks').safeParse(structuredClone(input));
+    expect(fast?.success).toBe(runtime.success);
+    if (runtime.success) expect(fast?.data).toEqual(runtime.data);
+    else expect(fast?.error?.issues).toEqual(runtime.error.issues);
+  });
+
+  it('passes a valid list itself, without handing it to the runtime parser (else the page is as slow as before)', () => {
+    const checked = listForksResponseParser(valid.value);
+    expect(checked).not.toBe(Symbol.for('zod.compile.invalid'));
+    expect(checked).toEqual(ListForksResponseSchema.parse(valid.value));
+    // A fresh value, never the input itself: what the page keeps is what was checked.
+    expect(checked).not.toBe(valid.value);
+    expect(listForksResponseParser({ forks: [{ ...first, state: 'winning' }] })).toBe(Symbol.for('zod.compile.invalid'));
+  });
+});

@@ -7,8 +7,9 @@ import { ListForksResponseSchema } from '../shared/ipc/fork-list-channel';
  * forbids `new Function`, where zod parses by walking the schema and a cold walk costs ~90 ms
  * (issue 14's first-render bench). zod's own AOT compiler writes the same checks as one function,
  * and installing a parser generated ahead of time is what `withParser` is for. This generates that
- * parser as module text from the very schema, at build time; a test fails when the committed
- * module (renderer/src/lib/generated/startup-parsers.ts) is not what this makes now.
+ * parser as module text from the very schema (`npm run generate:parsers`, whose output is committed);
+ * a test fails when the committed module (renderer/src/lib/generated/startup-parsers.ts) is not what
+ * this makes now, so a schema change cannot leave a stale parser behind.
  */
 
 const COMPILED: readonly (readonly [exportName: string, schema: z.ZodType])[] = [['listForksResponse', ListForksResponseSchema]];
@@ -63,7 +64,12 @@ function generated(schema: z.ZodType): { code: string; constants: [string, unkno
 /** A constant as source: only what these schemas compile to is accepted, so nothing is guessed. */
 function literal(value: unknown): string {
   if (value instanceof RegExp) return value.toString();
-  if (value instanceof Set) return `new Set(${JSON.stringify([...value])})`;
-  if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) return JSON.stringify(value);
+  if (value instanceof Set) return `new Set([${[...value].map(primitive).join(', ')}])`;
+  return primitive(value);
+}
+
+/** JSON writes NaN and Infinity as null: refused rather than changed. */
+function primitive(value: unknown): string {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) return JSON.stringify(value);
   throw new Error(`the compiled schema holds a constant the generator cannot write: ${Object.prototype.toString.call(value)}`);
 }

@@ -196,6 +196,29 @@ describe('the contract, loaded beside the first page', () => {
   });
 });
 
+describe('events while the contract loads', () => {
+  it('never reaches a listener that left while its event waited, and tells a subscriber of a gap when the schemas cannot load', async () => {
+    let push: (raw: unknown) => void = () => undefined;
+    const transport = { ...transportAnswering(() => null), subscribe: (listener: (raw: unknown) => void) => ((push = listener), () => undefined) };
+    const event = { type: 'fork_state', fork_id: FORK_ID, state: 'ready', revision: 3 };
+
+    const slow = createClient(transport, { startup: STARTUP_REPLIES, load: () => new Promise((resolve) => setTimeout(() => resolve(import('../../renderer/src/lib/contract-schemas')), 20)) });
+    const seen: unknown[] = [];
+    const leave = slow.onEvent((e) => seen.push(e));
+    push(event);
+    leave();
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(seen).toEqual([]);
+
+    const broken = createClient(transport, { startup: STARTUP_REPLIES, load: () => Promise.reject(new Error('chunk missing')) });
+    let gaps = 0;
+    broken.onEvent(() => seen.push('never'), () => (gaps += 1));
+    push(event);
+    await vi.waitFor(() => expect(gaps).toBe(1));
+    expect(seen).toEqual([]);
+  });
+});
+
 describe('primed transport', () => {
   it('answers the first matching call with the read sent early, and sends every other call as usual', async () => {
     const sent: [string, unknown][] = [];
@@ -206,6 +229,13 @@ describe('primed transport', () => {
     expect(await primed.call('listForks', { state: null })).toEqual({ n: 2 });
     expect(await primed.call('listForks', { state: 'ready' })).toEqual({ n: 3 });
     expect(sent).toHaveLength(3);
+  });
+
+  it('drops an early answer nobody claimed in the task that sent it, rather than hand it out stale later', async () => {
+    let sent = 0;
+    const primed = primedTransport({ ...transportAnswering(() => null), call: async () => ({ n: (sent += 1) }) }, [{ channel: 'listForks', request: { state: null } }]);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(await primed.call('listForks', { state: null })).toEqual({ n: 2 });
   });
 
   it('primes the web host’s first list read, never the desktop bridge’s (whose stream reports no open)', () => {

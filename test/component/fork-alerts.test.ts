@@ -2,6 +2,7 @@ import { render, screen, within } from '@testing-library/svelte';
 import { describe, expect, it, vi } from 'vitest';
 import type { ForkOutcomeNotice } from '../../shared/fork/fork-outcome-notice';
 import { ForkAlerts, forkAlerts, type Notifier } from '../../renderer/src/lib/fork-alerts.svelte';
+import { forkListOf } from '../../renderer/src/lib/fork-list.svelte';
 import ForksView from '../../renderer/src/views/ForksView.svelte';
 import { fakeClient } from './support/fake-client';
 import { FORK_ID, forkStatus } from './support/fixtures';
@@ -62,6 +63,22 @@ describe('fork alerts: title counts, changes and notifications', () => {
     await flush();
     expect(alerts.permission).toBe('unsupported');
     emit({ type: 'fork_state', fork_id: FORK_ID, state: 'ready', revision: 7 });
+    await vi.waitFor(() => expect(alerts.title).toBe('(1 ready) Citadel Mission Control'));
+  });
+
+  it('keeps each fork’s newest word: a list read newer than an event corrects the title, an older event changes nothing', async () => {
+    let reads = 0;
+    const { client, emit } = fakeClient({
+      listForks: () => ((reads += 1), { ok: true, value: { forks: [forkStatus({ state: reads === 1 ? 'running' : 'ready', revision: reads === 1 ? 7 : 9 })] } }),
+    });
+    const alerts = new ForkAlerts();
+    alerts.start(client, null);
+    await vi.waitFor(() => expect(alerts.title).toBe('(1 running) Citadel Mission Control'));
+    emit({ type: 'fork_state', fork_id: FORK_ID, state: 'failed', revision: 6 });
+    await flush();
+    expect(alerts.title).toBe('(1 running) Citadel Mission Control');
+    // The stream's open reads the list again (the first read predates the subscription): revision 9 wins.
+    forkListOf(client).reload();
     await vi.waitFor(() => expect(alerts.title).toBe('(1 ready) Citadel Mission Control'));
   });
 

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FORK_STATES } from '../../shared/fork/fork-record';
 import type { ForkListEntry } from '../../shared/ipc/contract';
 import ForksView from '../../renderer/src/views/ForksView.svelte';
+import { forkAlerts } from '../../renderer/src/lib/fork-alerts.svelte';
 import { proofCache } from '../../renderer/src/lib/proof-cache.svelte';
 import { fakeClient } from './support/fake-client';
 import { digest, forkStatus } from './support/fixtures';
@@ -55,6 +56,29 @@ describe('fork list', () => {
     await screen.findByText('1 of 16 forks shown');
     expect(bodyRows()).toHaveLength(1);
     expect(calls).toHaveLength(1);
+  });
+
+  it('updates a shown row in place from events: its state, then the changed mark; an older event changes nothing', async () => {
+    const forks = manyForks(3);
+    const { client, emit } = fakeClient({ listForks: () => ({ ok: true, value: { forks } }) });
+    render(ForksView, { props: { client } });
+    await screen.findByRole('table');
+    const rowOf = (n: number) => bodyRows().find((row) => row.textContent?.includes(forkId(n))) as HTMLElement;
+    const before = rowOf(1);
+    expect(within(before).getByText('running')).toBeInTheDocument();
+    emit({ type: 'fork_state', fork_id: forkId(1), state: 'ready', revision: 50 });
+    await vi.waitFor(() => expect(within(rowOf(1)).getByText('ready')).toBeInTheDocument());
+    // The same row element, refilled.
+    expect(rowOf(1)).toBe(before);
+    // The window's alerts (started by main.ts) mark it changed: the row shows that too.
+    forkAlerts.changed.add(forkId(1));
+    await vi.waitFor(() => expect(rowOf(1)).toHaveClass('changed'));
+    expect(within(rowOf(1)).getByText('changed')).toBeInTheDocument();
+    forkAlerts.changed.delete(forkId(1));
+    emit({ type: 'fork_state', fork_id: forkId(1), state: 'failed', revision: 49 });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(within(rowOf(1)).queryByText('failed')).toBeNull();
+    expect(within(rowOf(1)).getByText('ready')).toBeInTheDocument();
   });
 
   it('shows verified receipts only where a proof is known for the current revision', async () => {
@@ -111,7 +135,6 @@ describe('fork list', () => {
   });
 
   it('reads the list again when a fork_state event arrives while the list is being read', async () => {
-    await import('../../renderer/src/lib/contract-schemas');
     const before = manyForks(4);
     const after = manyForks(4);
     after[1] = forkStatus({ fork_id: forkId(1), state: 'ready', revision: 99 });
@@ -127,7 +150,7 @@ describe('fork list', () => {
     render(ForksView, { props: { client } });
     emit({ type: 'fork_state', fork_id: forkId(1), state: 'ready', revision: 99 });
     // Events reach the list once the contract's schemas have loaded (lib/client.ts), already
-    // loaded here: a macrotask later the event has arrived, while the first read is still out.
+    // loaded here (setup.ts): a macrotask later the event has arrived, while the first read is out.
     await new Promise((resolve) => setTimeout(resolve, 0));
     answer(before);
     await fireEvent.change(await screen.findByLabelText('Show'), { target: { value: 'ready' } });

@@ -35,6 +35,16 @@ describe('keyed rows', () => {
     expect(tbody.rows).toHaveLength(0);
   });
 
+  it('gives focus back to a focused link whose row only moved', () => {
+    const tbody = body();
+    syncKeyedRows(tbody, [link('a'), link('b'), link('c')]);
+    const focused = tbody.querySelector<HTMLAnchorElement>('a[href="#/fork/c"]');
+    focused?.focus();
+    syncKeyedRows(tbody, [link('c'), link('a'), link('b')]);
+    expect(keys(tbody)).toEqual(['c', 'a', 'b']);
+    expect(document.activeElement).toBe(focused);
+  });
+
   it('keeps a focused link focused through every update but its own row’s, and then focuses the new link', () => {
     const tbody = body();
     syncKeyedRows(tbody, [link('a'), link('b')]);

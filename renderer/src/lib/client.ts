@@ -38,7 +38,8 @@ type ErrorReply = { ok: false; error: CitadelErrorData };
 
 export function createClient(transport: Transport, schemas: ClientSchemas = { startup: STARTUP_REPLIES, load: loadContractSchemas }): Client {
   let contract: Promise<ContractSchemas> | null = null;
-  // A load that failed (a chunk the host could not serve) is tried again by the next caller.
+  // A load that failed (a chunk the host could not serve) is asked for again by the next caller;
+  // a browser that remembers the failed module answers the same until the window is reloaded.
   const schemasLoaded = (): Promise<ContractSchemas> =>
     (contract ??= schemas.load().catch((error: unknown) => {
       contract = null;
@@ -46,7 +47,10 @@ export function createClient(transport: Transport, schemas: ClientSchemas = { st
     }));
   // Once the first page has its answer, the rest of the contract loads while the operator reads it
   // (when the window is next idle, so not before the page has been drawn).
+  let warmed = false;
   const warm = (): void => {
+    if (warmed) return;
+    warmed = true;
     const later = globalThis.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 0));
     later(() => void schemasLoaded().catch(() => undefined));
   };
@@ -66,16 +70,22 @@ export function createClient(transport: Transport, schemas: ClientSchemas = { st
       return parsedReply(channel, send, () => schemaOf(channel, (c) => c.replySchema(channel))) as Promise<Reply<C>>;
     },
     onEvent(listener, onOpen) {
-      return transport.subscribe((raw) => {
+      let subscribed = true;
+      const unsubscribe = transport.subscribe((raw) => {
         // Every event waits on the same promise, so they reach the listener in the order they came.
         void schemasLoaded().then(
           ({ IpcEventSchema }) => {
             const parsed = IpcEventSchema.safeParse(raw);
-            if (parsed.success) listener(parsed.data);
+            if (parsed.success && subscribed) listener(parsed.data);
           },
-          () => undefined,
+          // An event that could not be checked is a gap: the subscriber reads its state again.
+          () => void (subscribed && onOpen?.()),
         );
       }, onOpen);
+      return () => {
+        subscribed = false;
+        unsubscribe();
+      };
     },
     app<C extends AppChannelName>(channel: C) {
       if (!transport.appChannels.has(channel)) return null;
@@ -90,6 +100,8 @@ async function parsedReply(channel: string, send: () => Promise<unknown>, schema
   // The request leaves before its schema has loaded; a transport that throws at once is a failed call too.
   const answer = new Promise<unknown>((resolve) => resolve(send()));
   const schema = schemaOf();
+  // Its failure is reported below, once the answer is in; it must not surface as unhandled meanwhile.
+  schema.catch(() => undefined);
   let raw: unknown;
   try {
     raw = await answer;

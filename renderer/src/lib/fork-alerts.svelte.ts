@@ -23,11 +23,19 @@ export function browserNotifier(win: { Notification?: typeof Notification }): No
 
 const BASE_TITLE = 'Citadel Mission Control';
 
-/** A copy of `states` with `entries` added; `overwrite` replaces known forks' states too. */
-function merged(states: ReadonlyMap<string, ForkState>, entries: Iterable<readonly [string, ForkState]>, overwrite: boolean): ReadonlyMap<string, ForkState> {
+type Known = { readonly state: ForkState; readonly revision: number };
+
+/**
+ * A copy of `states` with each entry that is newer than what is known: a higher revision, or, with
+ * `ties`, the same one (an event is the live word on its revision; a list read that ties is not news).
+ */
+function merged(states: ReadonlyMap<string, Known>, entries: Iterable<readonly [string, Known]>, ties: boolean): ReadonlyMap<string, Known> {
   // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a fresh copy, never changed once returned: the state holds it whole.
   const next = new Map(states);
-  for (const [id, state] of entries) if (overwrite || !next.has(id)) next.set(id, state);
+  for (const [id, entry] of entries) {
+    const known = next.get(id);
+    if (known === undefined || entry.revision > known.revision || (ties && entry.revision === known.revision)) next.set(id, entry);
+  }
   return next;
 }
 
@@ -40,7 +48,7 @@ export class ForkAlerts {
   // Every fork's last known state, replaced whole: seeding a thousand forks one SvelteMap set at a
   // time cost more than rendering the fork list.
   // eslint-disable-next-line svelte/prefer-svelte-reactivity -- empty and never changed: see merged().
-  #states = $state.raw<ReadonlyMap<string, ForkState>>(new Map());
+  #states = $state.raw<ReadonlyMap<string, Known>>(new Map());
   readonly changed = new SvelteSet<string>();
   permission = $state<NotificationPermission | 'unsupported'>('unsupported');
   #notifier: Notifier | null = null;
@@ -50,17 +58,22 @@ export class ForkAlerts {
     this.permission = notifier?.permission() ?? 'unsupported';
     const unsubscribe = client.onEvent((event) => {
       if (event.type !== 'fork_state') return;
-      const previous = this.#states.get(event.fork_id) ?? null;
-      this.#states = merged(this.#states, [[event.fork_id, event.state]], true);
+      const before = this.#states.get(event.fork_id);
+      // An event older than what a list read already showed says nothing new.
+      if (before !== undefined && event.revision < before.revision) return;
+      const previous = before?.state ?? null;
+      this.#states = merged(this.#states, [[event.fork_id, { state: event.state, revision: event.revision }]], true);
       if (previous !== event.state) this.changed.add(event.fork_id);
       const notice = forkOutcomeNotice(event, previous);
       if (notice !== null && this.permission === 'granted') this.#notifier?.show(notice);
     });
-    // The Forks view's own list: one read (and one parse) serves both, and re-reads on reconnect.
+    // The Forks view's own list: one read (and one parse) serves both, and re-reads on reconnect;
+    // a read newer than an event (the first read predates the subscription) corrects it.
     const release = forkListOf(client).hold((forks) => {
       this.#states = merged(
         this.#states,
-        forks.map((fork) => [fork.fork_id, fork.state] as const),
+        // An unreadable fork has no revision: any readable word on it is newer.
+        forks.map((fork) => [fork.fork_id, { state: fork.state, revision: 'problem' in fork ? -1 : fork.revision }] as const),
         false,
       );
     });
@@ -82,7 +95,7 @@ export class ForkAlerts {
   get title(): string {
     let running = 0;
     let ready = 0;
-    for (const state of this.#states.values()) {
+    for (const { state } of this.#states.values()) {
       if (state === 'running') running += 1;
       else if (state === 'ready') ready += 1;
     }

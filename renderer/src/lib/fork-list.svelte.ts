@@ -1,6 +1,7 @@
 import type { ForkListEntry, Reply } from '../../../shared/ipc/contract';
 import type { Client } from './client';
 import { coalesce } from './coalesce';
+import { FORK_LIST_REQUEST } from './transport';
 
 /**
  * The window's one fork list: every reader (the Forks view, the fork alerts) shares one listForks
@@ -24,7 +25,7 @@ export class ForkList {
   // most two reads, and the last answer always postdates the last event.
   readonly #load = coalesce(async () => {
     this.#loading = true;
-    const reply = await this.#client.call('listForks', { state: null });
+    const reply = await this.#client.call('listForks', FORK_LIST_REQUEST);
     this.#loading = false;
     this.reply = reply;
     if (reply.ok) for (const reader of this.#readers) reader(reply.value.forks);
@@ -65,6 +66,8 @@ export class ForkList {
     const known = forks[index];
     // A fork this list has not seen yet (started elsewhere): read the list again.
     if (known === undefined || 'problem' in known) return this.#load();
+    // Events can reach the list after a read that already holds a newer revision (client.ts).
+    if (event.revision < known.revision) return;
     const next = [...forks];
     next[index] = { ...known, state: event.state, revision: event.revision };
     this.reply = { ok: true, value: { forks: next } };

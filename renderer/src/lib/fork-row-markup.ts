@@ -1,5 +1,6 @@
 import type { ForkState, ForkStatus } from '../../../shared/fork/fork-record';
 import { stateTone } from './format';
+import { escapeHtml } from './html';
 
 /**
  * The Forks view's rows as markup: a thousand rows are built at once, and one parsed string per
@@ -7,15 +8,8 @@ import { stateTone } from './format';
  * placed here is escaped here; lib/keyed-rows.ts puts the rows in the table and keeps them current.
  */
 
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Text made safe for element content and quoted attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
-}
-
 /** A branch chip's words: its profile, its state, and why it failed or waits. */
-export function chipText(b: ForkStatus['branches'][number]): string {
+function chipText(b: ForkStatus['branches'][number]): string {
   const why = b.failure_code ?? b.blocked_reason;
   return `${b.profile_id} ${b.state}${why === null ? '' : `: ${why}`}`;
 }

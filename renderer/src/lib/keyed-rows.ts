@@ -1,4 +1,4 @@
-import { escapeHtml } from './fork-row-markup';
+import { escapeHtml } from './html';
 
 /**
  * A table body kept equal to a list of rows given as markup, by key: the first render is one
@@ -60,9 +60,9 @@ function focusWithin(body: HTMLTableSectionElement): { restore(): void } | null 
   return {
     restore() {
       if (body.ownerDocument.activeElement === active) return;
-      if (active.isConnected && body.contains(active)) return active.focus();
+      if (active.isConnected && body.contains(active)) return active.focus({ preventScroll: true });
       const row = [...body.rows].find((tr) => tr.dataset.key === key);
-      row?.querySelector<HTMLElement>('a[href], button, input, select, textarea, [tabindex]')?.focus();
+      row?.querySelector<HTMLElement>('a[href], button, input, select, textarea, [tabindex]')?.focus({ preventScroll: true });
     },
   };
 }

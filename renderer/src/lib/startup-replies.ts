@@ -8,7 +8,7 @@ import { listForksResponseParser } from './generated/startup-parsers';
  * The replies Mission Control's first page (the fork list) parses, built from the contract's own
  * schemas for those channels but without the rest of the contract, which loads beside them
  * (client.ts). Their responses are checked first by zod's compiled form of the same schema,
- * generated at build time (build/startup-parsers.ts says why); anything it does not pass goes
+ * generated ahead of time and committed (build/startup-parsers.ts says why); anything it does not pass goes
  * through zod's own parser, so errors read the same. Tests hold both to contract.ts's table.
  */
 export const STARTUP_REPLIES: Partial<Record<ChannelName, z.ZodType>> = {

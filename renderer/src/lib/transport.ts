@@ -99,24 +99,30 @@ export function missingAccessToken(win: Window & { citadel?: unknown }): boolean
 
 type ShellWindow = Window & typeof globalThis & { citadel?: CitadelBridge & Partial<CitadelAppBridge> };
 
+/** What the window's fork list asks for (renderer/src/lib/fork-list.svelte.ts), and so what is primed. */
+export const FORK_LIST_REQUEST = { state: null } as const;
+
 /**
  * This window's transport: the preload bridge when present, otherwise the loopback web host. Under
- * the web host the fork list's first read is sent at once, before the rest of the app's script has
- * run (main.ts imports this module first), so the host reads while the app starts: the Forks view
- * is the first page, and its one read is most of its wait (issue 14's first-render bench). That
- * read predates the list's event subscription, which is safe because the web stream reports its
- * open and the list reads again then; the bridge reports none, so the desktop reads in order.
+ * the web host the fork list's read is sent at once: main.ts imports this first, so only zod's shared
+ * chunk evaluates before it, not the app's own modules and schemas, and the host reads while the app
+ * starts (the Forks view is the first page, and its one read is most of its wait: issue 14's
+ * first-render bench). That read predates the list's event subscription, which is safe because the
+ * web stream reports its open and the list reads again then; the bridge reports none, so the
+ * desktop reads in order.
  */
 export function windowTransport(win: ShellWindow): Transport {
   if (win.citadel !== undefined) return bridgeTransport(win.citadel);
   const token = new URLSearchParams(win.location.search).get(TOKEN_QUERY);
   const web = webTransport(win.location.origin, token, win.fetch.bind(win), win.EventSource);
-  return token === null ? web : primedTransport(web, [{ channel: 'listForks', request: { state: null } }]);
+  return token === null ? web : primedTransport(web, [{ channel: 'listForks', request: FORK_LIST_REQUEST }]);
 }
 
 /**
  * A transport that sends the given calls now and answers each one's first matching call with that
- * early answer (as raw and unparsed as any other); every later call goes out as usual.
+ * early answer (as raw and unparsed as any other), if that call comes in the same task: the app
+ * claims them as it starts, and an answer nobody claimed then is dropped rather than handed out
+ * late and stale. Every other call goes out as usual.
  */
 export function primedTransport(inner: Transport, early: readonly { channel: ChannelName; request: unknown }[]): Transport {
   const key = (channel: ChannelName, request: unknown): string => `${channel}\n${JSON.stringify(request)}`;
@@ -127,6 +133,7 @@ export function primedTransport(inner: Transport, early: readonly { channel: Cha
     answer.catch(() => undefined);
     sent.set(key(channel, request), answer);
   }
+  setTimeout(() => sent.clear(), 0);
   return {
     ...inner,
     call(channel, request) {

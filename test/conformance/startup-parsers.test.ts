@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GENERATED_PATH, startupParsersSource } from '../../../build/startup-parsers';
-import { listForksResponseParser } from '../../../renderer/src/lib/generated/startup-parsers';
-import { STARTUP_REPLIES } from '../../../renderer/src/lib/startup-replies';
-import { IPC_CHANNELS, replySchema } from '../../../shared/ipc/contract';
-import { ListForksResponseSchema } from '../../../shared/ipc/fork-list-channel';
-import { forkStatus } from '../../component/support/fixtures';
+import { GENERATED_PATH, startupParsersSource } from '../../build/startup-parsers';
+import { listForksResponseParser } from '../../renderer/src/lib/generated/startup-parsers';
+import { STARTUP_REPLIES } from '../../renderer/src/lib/startup-replies';
+import { IPC_CHANNELS, replySchema } from '../../shared/ipc/contract';
+import { ListForksResponseSchema } from '../../shared/ipc/fork-list-channel';
+import { forkStatus } from '../component/support/fixtures';
 
-const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
+const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
 
 describe('the first page’s compiled list parser', () => {
   it('is exactly what zod compiles from the schema now (run `npm run generate:parsers` after a schema change)', () => {
@@ -40,6 +40,12 @@ describe('the first page’s compiled list parser', () => {
     ['forks that are not an array', { ok: true, value: { forks: {} } }],
     ['a value that is not an object', { ok: true, value: 'forks' }],
     ['an array where the reply should be', [valid]],
+    ['an own __proto__ key on a fork', withFork(JSON.parse(`{${JSON.stringify(first).slice(1, -1)},"__proto__":{"x":1}}`) as Record<string, unknown>)],
+    ['an own __proto__ key on a branch', withFork({ ...first, branches: [JSON.parse(`{${JSON.stringify(branch).slice(1, -1)},"__proto__":{"x":1}}`)] })],
+    ['a nullable key that is absent, not null', withFork(Object.fromEntries(Object.entries(first).filter(([key]) => key !== 'executor_set_digest')))],
+    ['a revision that is NaN', withFork({ ...first, revision: Number.NaN })],
+    ['a revision that is Infinity', withFork({ ...first, revision: Number.POSITIVE_INFINITY })],
+    ['a null entry among the forks', { ok: true, value: { forks: [first, null] } }],
   ];
 
   it.each(cases)('answers %s exactly as the contract’s own parser does', (_label, input) => {

@@ -4,7 +4,7 @@
  * action chains (create then launch, landing input then land, build then render) is chained here.
  */
 import type { ForkRecord } from '../../shared/fork/fork-record';
-import type { ForkListEntry } from '../../shared/ipc/contract';
+import type { ForkListing } from '../../shared/ipc/contract';
 import type { LocalProviderReadiness, ReadinessReport, RuntimeReadiness } from '../../shared/runtime/readiness';
 import type { SandboxReadiness } from '../../shared/sandbox/sandbox-readiness';
 import type { Resumability } from '../../shared/fork/resumability';
@@ -54,7 +54,7 @@ export async function forkStatus(ctx: OrchestratorContext, forkId: string): Prom
 }
 
 /** Every fork under the root, or those in one state; an unreadable record is listed as unknown. */
-export async function listForks(ctx: OrchestratorContext, state: ForkListEntry['state'] | null = null): Promise<ForkListEntry[]> {
+export async function listForks(ctx: OrchestratorContext, state: ForkListing['state'] | null = null): Promise<ForkListing[]> {
   const forks = await listAll(ctx);
   return state === null ? forks : forks.filter((fork) => fork.state === state);
 }

@@ -1,6 +1,6 @@
 import { isCitadelError } from '../../shared/errors';
 import { forkStatusOf } from '../../shared/fork/fork-status';
-import type { ForkListEntry } from '../../shared/ipc/contract';
+import type { ForkListing } from '../../shared/ipc/contract';
 import type { OrchestratorContext } from '../host/context';
 import { verifiedContract, withContractStanding } from './contract-standing';
 import { forkLabels } from './fork-labels';
@@ -10,10 +10,10 @@ import { forkLabels } from './fork-labels';
  * verifies is blocked, never ready), with its title and repository name. An unreadable record is
  * listed as unknown with its reason, never hidden.
  */
-export async function listForks(ctx: OrchestratorContext): Promise<ForkListEntry[]> {
+export async function listForks(ctx: OrchestratorContext): Promise<ForkListing[]> {
   const ids = await ctx.store.listForkIds();
   return Promise.all(
-    ids.map(async (id): Promise<ForkListEntry> => {
+    ids.map(async (id): Promise<ForkListing> => {
       try {
         const record = await ctx.store.readRecord(id);
         // The contract is read once for both: only a fork whose contract does not verify has its standing worked out again.

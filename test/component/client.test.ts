@@ -4,7 +4,7 @@ import { STARTUP_REPLIES } from '../../renderer/src/lib/startup-replies';
 import { bridgeTransport, primedTransport, webTransport, windowTransport, type Transport } from '../../renderer/src/lib/transport';
 import type { CitadelBridge } from '../../shared/ipc/contract';
 import { API_EVENTS_PATH, TOKEN_HEADER, TOKEN_QUERY } from '../../shared/ipc/web-protocol';
-import { FORK_ID, forkStatus } from './support/fixtures';
+import { FORK_ID, forkStatus, forkSummary } from './support/fixtures';
 
 // jsdom has no EventSource; this records what the transport opens.
 const opened: FakeSource[] = [];
@@ -154,7 +154,7 @@ describe('web transport', () => {
 
 
 describe('the contract, loaded beside the first page', () => {
-  const listReply = { ok: true, value: { forks: [forkStatus()] } };
+  const listReply = { ok: true, value: { forks: [forkSummary()] } };
   const slowContract = () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
@@ -182,7 +182,7 @@ describe('the contract, loaded beside the first page', () => {
   });
 
   it('still refuses a malformed list through the fast path, with zod’s own message', async () => {
-    const client = createClient(transportAnswering(() => ({ ok: true, value: { forks: [{ ...forkStatus(), state: 'winning' }] } })));
+    const client = createClient(transportAnswering(() => ({ ok: true, value: { forks: [{ ...forkSummary(), state: 'winning' }] } })));
     const reply = await client.call('listForks', { state: null });
     expect(reply).toMatchObject({ ok: false, error: { code: 'INTERNAL_ERROR', message: expect.stringContaining('listForks reply does not match the contract') } });
   });

@@ -5,7 +5,7 @@ import { ForkAlerts, forkAlerts, type Notifier } from '../../renderer/src/lib/fo
 import { forkListOf } from '../../renderer/src/lib/fork-list.svelte';
 import ForksView from '../../renderer/src/views/ForksView.svelte';
 import { fakeClient } from './support/fake-client';
-import { FORK_ID, forkStatus } from './support/fixtures';
+import { FORK_ID, forkSummary } from './support/fixtures';
 
 const OTHER = 'fork-01jq7m3x9r2v5k8d4f6h0n1p2t';
 
@@ -32,7 +32,7 @@ const flush = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 
 
 describe('fork alerts: title counts, changes and notifications', () => {
   it('counts running and ready forks in the title and notifies, once granted, when a fork becomes ready', async () => {
-    const { client, emit } = fakeClient({ listForks: () => ({ ok: true, value: { forks: [forkStatus({ state: 'running' }), forkStatus({ fork_id: OTHER, state: 'ready' })] } }) });
+    const { client, emit } = fakeClient({ listForks: () => ({ ok: true, value: { forks: [forkSummary({ state: 'running' }), forkSummary({ fork_id: OTHER, state: 'ready' })] } }) });
     const alerts = new ForkAlerts();
     const browser = notifier('default');
     alerts.start(client, browser);
@@ -69,7 +69,7 @@ describe('fork alerts: title counts, changes and notifications', () => {
   it('keeps each fork’s newest word: a list read newer than an event corrects the title, an older event changes nothing', async () => {
     let reads = 0;
     const { client, emit } = fakeClient({
-      listForks: () => ((reads += 1), { ok: true, value: { forks: [forkStatus({ state: reads === 1 ? 'running' : 'ready', revision: reads === 1 ? 7 : 9 })] } }),
+      listForks: () => ((reads += 1), { ok: true, value: { forks: [forkSummary({ state: reads === 1 ? 'running' : 'ready', revision: reads === 1 ? 7 : 9 })] } }),
     });
     const alerts = new ForkAlerts();
     alerts.start(client, null);
@@ -83,7 +83,7 @@ describe('fork alerts: title counts, changes and notifications', () => {
   });
 
   it('shares one listForks read (and one parse) with the Forks view', async () => {
-    const { client, calls } = fakeClient({ listForks: () => ({ ok: true, value: { forks: [forkStatus({ state: 'running' })] } }) });
+    const { client, calls } = fakeClient({ listForks: () => ({ ok: true, value: { forks: [forkSummary({ state: 'running' })] } }) });
     const alerts = new ForkAlerts();
     const stop = alerts.start(client, null);
     render(ForksView, { props: { client } });
@@ -94,7 +94,7 @@ describe('fork alerts: title counts, changes and notifications', () => {
   });
 
   it('highlights a changed fork in the list', async () => {
-    const forks = [forkStatus({ state: 'ready', title: 'Changed one' }), forkStatus({ fork_id: OTHER, state: 'ready', title: 'Quiet one' })];
+    const forks = [forkSummary({ state: 'ready', title: 'Changed one' }), forkSummary({ fork_id: OTHER, state: 'ready', title: 'Quiet one' })];
     const { client } = fakeClient({ listForks: () => ({ ok: true, value: { forks } }) });
     forkAlerts.changed.add(FORK_ID);
     render(ForksView, { props: { client } });

@@ -6,14 +6,14 @@ import ForksView from '../../renderer/src/views/ForksView.svelte';
 import { forkAlerts } from '../../renderer/src/lib/fork-alerts.svelte';
 import { proofCache } from '../../renderer/src/lib/proof-cache.svelte';
 import { fakeClient } from './support/fake-client';
-import { digest, forkStatus } from './support/fixtures';
+import { digest, forkSummary } from './support/fixtures';
 
 const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
 const forkId = (n: number): string => `fork-${n.toString(32).padStart(26, '0').replace(/[a-v]/g, (c) => CROCKFORD[parseInt(c, 32)] ?? '0')}`;
 
 function manyForks(count: number): ForkListEntry[] {
   return Array.from({ length: count }, (_, n) =>
-    forkStatus({
+    forkSummary({
       fork_id: forkId(n),
       state: FORK_STATES[n % FORK_STATES.length] ?? 'pending',
       demo: n % 10 === 0,
@@ -137,7 +137,7 @@ describe('fork list', () => {
   it('reads the list again when a fork_state event arrives while the list is being read', async () => {
     const before = manyForks(4);
     const after = manyForks(4);
-    after[1] = forkStatus({ fork_id: forkId(1), state: 'ready', revision: 99 });
+    after[1] = forkSummary({ fork_id: forkId(1), state: 'ready', revision: 99 });
     let answer!: (forks: ForkListEntry[]) => void;
     let reads = 0;
     const { client, calls, emit } = fakeClient({
@@ -171,8 +171,8 @@ describe('fork list', () => {
         ...last,
         title: null,
         branches: [
-          { branch_id: 'branch-claude', profile_id: 'claude', runtime: 'claude', state: 'passed', failure_code: null, blocked_reason: null, blocked_code: null, attempt: 1 },
-          { branch_id: 'branch-codex', profile_id: 'codex', runtime: 'codex', state: 'failed', failure_code: 'VERIFIER_FAILED', blocked_reason: null, blocked_code: null, attempt: 1 },
+          { branch_id: 'branch-claude', profile_id: 'claude', state: 'passed', failure_code: null, blocked_reason: null },
+          { branch_id: 'branch-codex', profile_id: 'codex', state: 'failed', failure_code: 'VERIFIER_FAILED', blocked_reason: null },
         ],
       };
       const { client } = fakeClient({ listForks: () => ({ ok: true, value: { forks } }) });

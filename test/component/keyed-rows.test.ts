@@ -70,7 +70,7 @@ describe('fork row markup', () => {
       repo: '<i>repo</i>',
       repoUnknown: false,
       state: 'ready',
-      branches: [{ branch_id: 'branch-a', profile_id: '<u>p</u>', runtime: 'claude', state: 'failed', failure_code: 'VERIFIER_FAILED', blocked_reason: null, blocked_code: null, attempt: 1 }],
+      branches: [{ branch_id: 'branch-a', profile_id: '<u>p</u>', state: 'failed', failure_code: 'VERIFIER_FAILED', blocked_reason: null }],
       receipts: '1 of 2',
       receiptsHint: '"hint"',
       created: '2026-11-01T00:00:00.000Z',

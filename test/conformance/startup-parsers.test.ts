@@ -6,7 +6,7 @@ import { listForksResponseParser } from '../../renderer/src/lib/generated/startu
 import { STARTUP_REPLIES } from '../../renderer/src/lib/startup-replies';
 import { IPC_CHANNELS, replySchema } from '../../shared/ipc/contract';
 import { ListForksResponseSchema } from '../../shared/ipc/fork-list-channel';
-import { forkStatus } from '../component/support/fixtures';
+import { forkSummary } from '../component/support/fixtures';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
 
@@ -19,7 +19,7 @@ describe('the first page’s compiled list parser', () => {
     expect(IPC_CHANNELS.listForks.response).toBe(ListForksResponseSchema);
   });
 
-  const valid = { ok: true, value: { forks: [forkStatus(), forkStatus({ fork_id: 'fork-01m8t0ydr33wvjv8wtngemw7pm', title: null, executor_set_digest: null }), { fork_id: 'fork-broken', state: 'unknown', problem: 'FORK_RECORD_INVALID' }] } };
+  const valid = { ok: true, value: { forks: [forkSummary(), forkSummary({ fork_id: 'fork-01m8t0ydr33wvjv8wtngemw7pm', title: null, repo_name: null }), { fork_id: 'fork-broken', state: 'unknown', problem: 'FORK_RECORD_INVALID' }] } };
   const first = valid.value.forks[0] as Record<string, unknown>;
   const branch = (first.branches as Record<string, unknown>[])[0] as Record<string, unknown>;
   const withFork = (fork: Record<string, unknown>) => ({ ok: true, value: { forks: [fork] } });
@@ -33,7 +33,8 @@ describe('the first page’s compiled list parser', () => {
     ['a missing key', withFork({ ...first, title_standing: undefined })],
     ['a fractional revision', withFork({ ...first, revision: 1.5 })],
     ['a time that is not ISO', withFork({ ...first, created_at: 'yesterday' })],
-    ['a digest in capitals', withFork({ ...first, contract_digest: `sha256:${'A'.repeat(64)}` })],
+    ['a digest the list does not carry (strict)', withFork({ ...first, contract_digest: `sha256:${'a'.repeat(64)}` })],
+    ['a fork id in capitals', withFork({ ...first, fork_id: 'fork-01M8T0YDR33WVJV8WTNGEMW7PM' })],
     ['a branch with an unknown failure code', withFork({ ...first, branches: [{ ...branch, failure_code: 'OOPS' }] })],
     ['a branch with an extra key', withFork({ ...first, branches: [{ ...branch, path: '/etc' }] })],
     ['a problem entry with a state other than unknown', withFork({ fork_id: 'fork-broken', state: 'ready', problem: 'X' })],
@@ -42,7 +43,7 @@ describe('the first page’s compiled list parser', () => {
     ['an array where the reply should be', [valid]],
     ['an own __proto__ key on a fork', withFork(JSON.parse(`{${JSON.stringify(first).slice(1, -1)},"__proto__":{"x":1}}`) as Record<string, unknown>)],
     ['an own __proto__ key on a branch', withFork({ ...first, branches: [JSON.parse(`{${JSON.stringify(branch).slice(1, -1)},"__proto__":{"x":1}}`)] })],
-    ['a nullable key that is absent, not null', withFork(Object.fromEntries(Object.entries(first).filter(([key]) => key !== 'executor_set_digest')))],
+    ['a nullable key that is absent, not null', withFork(Object.fromEntries(Object.entries(first).filter(([key]) => key !== 'repo_name')))],
     ['a revision that is NaN', withFork({ ...first, revision: Number.NaN })],
     ['a revision that is Infinity', withFork({ ...first, revision: Number.POSITIVE_INFINITY })],
     ['a null entry among the forks', { ok: true, value: { forks: [first, null] } }],

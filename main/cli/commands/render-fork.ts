@@ -3,7 +3,7 @@ import type { ForkEvent } from '../../../shared/fork/events';
 import type { ForkStatus } from '../../../shared/fork/fork-record';
 import type { LandingCheck } from '../../../shared/fork/landing';
 import type { SetupFailure } from '../../../shared/fork/workflow';
-import type { ForkListEntry } from '../../../shared/ipc/contract';
+import type { ForkListing } from '../../../shared/ipc/contract';
 import { marked } from './render-comparison';
 
 /** One fork; `fork status FORK_ID` adds the containment its contract binds and why a branch's setup failed. */
@@ -39,7 +39,7 @@ function containmentLine(containment: ForkContainment): string {
   return marked(describeForkContainment(containment === 'predates' ? null : containment));
 }
 
-export function renderForkList(forks: readonly ForkListEntry[]): string {
+export function renderForkList(forks: readonly ForkListing[]): string {
   if (forks.length === 0) return 'no forks yet\n';
   return `${forks
     .map((f) =>

@@ -1,4 +1,5 @@
-import type { ForkState, ForkStatus } from '../../../shared/fork/fork-record';
+import type { ForkState } from '../../../shared/fork/fork-record';
+import type { ForkSummary } from '../../../shared/fork/fork-summary';
 import { stateTone } from './format';
 import { escapeHtml } from './html';
 
@@ -9,7 +10,7 @@ import { escapeHtml } from './html';
  */
 
 /** A branch chip's words: its profile, its state, and why it failed or waits. */
-function chipText(b: ForkStatus['branches'][number]): string {
+function chipText(b: ForkSummary['branches'][number]): string {
   const why = b.failure_code ?? b.blocked_reason;
   return `${b.profile_id} ${b.state}${why === null ? '' : `: ${why}`}`;
 }
@@ -25,7 +26,7 @@ export interface ForkRowView {
   readonly repo: string;
   readonly repoUnknown: boolean;
   readonly state: ForkState;
-  readonly branches: ForkStatus['branches'];
+  readonly branches: ForkSummary['branches'];
   readonly receipts: string;
   readonly receiptsHint: string | null;
   readonly created: string;

@@ -1,6 +1,7 @@
 import { sha256Digest } from '../../../shared/digest';
 import type { BranchEvidence } from '../../../shared/fork/compare';
 import { ForkStatusSchema, type ForkStatus } from '../../../shared/fork/fork-record';
+import { forkSummaryOf, type ForkSummary } from '../../../shared/fork/fork-summary';
 import { modelProof } from '../../../shared/fork/model-proof';
 import { ExecutionReceiptSchema, type ExecutionReceipt } from '../../../shared/fork/receipts';
 import { TelemetrySchema, type Telemetry } from '../../../shared/runtime/telemetry';
@@ -34,6 +35,11 @@ export function forkStatus(overrides: Partial<ForkStatus> = {}): ForkStatus {
     ],
     ...overrides,
   });
+}
+
+/** A fork as the fork list carries it (listForks): the summary of its status. */
+export function forkSummary(overrides: Partial<ForkStatus> = {}): ForkSummary {
+  return forkSummaryOf(forkStatus(overrides));
 }
 
 export function telemetry(overrides: Partial<Telemetry> = {}): Telemetry {

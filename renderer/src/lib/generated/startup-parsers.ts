@@ -5,18 +5,13 @@ const INVALID = Symbol.for('zod.compile.invalid');
 /** listForksResponse: the compiled checks of its schema; INVALID hands the input to zod's own parser. */
 export const listForksResponseParser = (() => {
   const c0 = /^fork-[0-9a-hjkmnp-tv-z]{26}$/;
-  const c1 = new Set([1, 2]);
-  const c2 = new Set(["pending", "running", "ready", "selected", "landed", "blocked", "failed", "unknown"]);
-  const c3 = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
-  const c4 = /^sha256:[0-9a-f]{64}$/;
-  const c5 = /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z))$/;
-  const c6 = new Set(["verified", "unverified"]);
-  const c7 = /^branch-[a-z][a-z0-9-]{0,47}$/;
-  const c8 = /^[a-z][a-z0-9-]{0,31}$/;
-  const c9 = new Set(["pending", "running", "passed", "failed", "blocked", "unknown"]);
-  const c10 = new Set(["RUNTIME_NOT_FOUND", "RUNTIME_SHIM_UNSUPPORTED", "RUNTIME_AUTH_FAILED", "RUNTIME_API_ERROR", "RUNTIME_PROVIDER_UNAVAILABLE", "RUNTIME_EXITED_NONZERO", "RUNTIME_OUTPUT_UNPARSABLE", "RUNTIME_OUTCOME_UNKNOWN", "BUDGET_EXCEEDED", "STOPPED_BY_OPERATOR", "WORKTREE_CONTAINMENT_VIOLATION", "POLICY_PROTECTED_PATH", "POLICY_SYMLINK_ESCAPE", "VERIFIER_FAILED", "VERIFICATION_TREE_MISMATCH"]);
-  const c11 = new Set(["launch_in_doubt", "process_lost", "collect_failed", "start_refused", "contract_unverifiable"]);
-  const c12 = new Set(["USAGE_ERROR", "INTERNAL_ERROR", "EXECUTOR_FILE_UNREADABLE", "EXECUTOR_FILE_INVALID", "RUNTIMES_INVALID", "EXECUTOR_SELECTION_CONFLICT", "EXECUTOR_SELECTION_MISSING", "RUNTIME_UNKNOWN", "RUNTIME_NOT_FOUND", "RUNTIME_SHIM_UNSUPPORTED", "PATH_ESCAPE", "FORK_NOT_FOUND", "FORK_LOCKED", "FORK_RECORD_INVALID", "FORK_STATE_CONFLICT", "BRANCH_NOT_FOUND", "WORKFLOW_FILE_UNREADABLE", "WORKFLOW_FILE_INVALID", "WORKFLOW_INVALID", "BUDGET_INVALID", "OBJECTIVE_INVALID", "SIGNING_KEY_MISMATCH", "SELECTION_REFUSED", "SELECTION_KEY_CONFLICT", "SELECTION_AGAINST_EVIDENCE", "SELECTION_RECORD_MISMATCH", "SELECTION_SIGNATURE_INVALID", "GIT_FAILED", "GIT_REF_INVALID", "GIT_OUTPUT_TOO_LARGE", "OUTPUT_FILE_UNWRITABLE", "REPOSITORY_INVALID", "REPOSITORY_DIRTY", "WORKTREE_CONFLICT", "WORKTREE_MISSING", "WORKTREE_OPEN_FAILED", "WORKTREE_UNTRUSTED", "BRANCH_NAMESPACE_CONFLICT", "CONTRACT_UNVERIFIABLE", "WORKTREE_CONTAINMENT_VIOLATION", "MERGE_CONFLICT", "MERGE_UP_TO_DATE", "LAUNCH_SPEC_INVALID", "RUN_STATUS_EXISTS", "RUN_STATUS_MISSING", "RUN_STATUS_UNREADABLE", "RUN_STATUS_INVALID", "SUPERVISOR_START_FAILED", "SUPERVISOR_START_UNCERTAIN", "KEYCHAIN_UNAVAILABLE", "KEY_STORE_CONFIG_INVALID", "KEY_STORE_INSECURE", "KEY_STORE_IO_FAILED", "SIGNING_KEY_CORRUPT", "ISSUER_ID_INVALID", "PUBLIC_KEY_INVALID", "TRUSTED_KEY_FILE_INVALID", "TRUSTED_KEY_NOT_FOUND", "TRUSTED_KEYS_CORRUPT", "LANDING_PRECONDITION_FAILED", "LANDING_TOKEN_MISMATCH", "LANDING_IN_DOUBT", "LANDING_TARGET_MISMATCH", "REPLAY_REDACTION_VIOLATION", "IPC_REQUEST_INVALID", "ARTIFACT_INVALID", "WEB_REQUEST_REFUSED", "RENDERER_NOT_BUILT", "IPC_SENDER_REFUSED", "EXECUTOR_PROFILE_INVALID", "ATTEMPTS_EXHAUSTED", "SANDBOX_UNAVAILABLE", "EGRESS_PROVIDER_UNSUPPORTED", "SETUP_FAILED", "SETUP_REGISTRY_UNSUPPORTED", "WORKTREE_INCLUDE_TRACKED", "WORKTREE_INCLUDE_SYMLINK", "WORKTREE_INCLUDE_OUTSIDE", "WORKTREE_INCLUDE_TOO_LARGE", "WORKTREE_INCLUDE_INVALID", "PORTS_UNAVAILABLE", "ATTESTATION_NOTHING_VERIFIED", "SIGNING_KEY_NOT_FOUND", "ATTESTATION_FILE_UNREADABLE", "ATTESTATION_MALFORMED", "ATTESTATION_PAYLOAD_TYPE_UNSUPPORTED", "ATTESTATION_KEYID_MISMATCH", "ATTESTATION_SIGNATURE_INVALID", "ATTESTATION_STATEMENT_INVALID", "ATTESTATION_BUNDLE_INCONSISTENT", "ATTESTATION_PROOF_MISMATCH", "ATTESTATION_REPLAY_MISMATCH", "ATTESTATION_SIGNER_UNVERIFIED", "PROFILE_SETS_INVALID", "PROFILE_SET_NOT_FOUND"]);
+  const c1 = new Set(["pending", "running", "ready", "selected", "landed", "blocked", "failed", "unknown"]);
+  const c2 = /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z))$/;
+  const c3 = new Set(["verified", "unverified"]);
+  const c4 = /^branch-[a-z][a-z0-9-]{0,47}$/;
+  const c5 = new Set(["pending", "running", "passed", "failed", "blocked", "unknown"]);
+  const c6 = new Set(["RUNTIME_NOT_FOUND", "RUNTIME_SHIM_UNSUPPORTED", "RUNTIME_AUTH_FAILED", "RUNTIME_API_ERROR", "RUNTIME_PROVIDER_UNAVAILABLE", "RUNTIME_EXITED_NONZERO", "RUNTIME_OUTPUT_UNPARSABLE", "RUNTIME_OUTCOME_UNKNOWN", "BUDGET_EXCEEDED", "STOPPED_BY_OPERATOR", "WORKTREE_CONTAINMENT_VIOLATION", "POLICY_PROTECTED_PATH", "POLICY_SYMLINK_ESCAPE", "VERIFIER_FAILED", "VERIFICATION_TREE_MISMATCH"]);
+  const c7 = new Set(["launch_in_doubt", "process_lost", "collect_failed", "start_refused", "contract_unverifiable"]);
   return (input: any): unknown => {
     if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
     const v0 = input["forks"];
@@ -31,113 +26,82 @@ export const listForksResponseParser = (() => {
         if (typeof v5 !== "string") return INVALID;
         c0.lastIndex = 0;
         if (!c0.test(v5)) return INVALID;
-        const v6 = v3["schema_version"];
-        if (!c1.has(v6)) return INVALID;
-        const v7 = v3["demo"];
-        if (typeof v7 !== "boolean") return INVALID;
-        const v8 = v3["state"];
-        if (!c2.has(v8)) return INVALID;
-        const v9 = v3["revision"];
-        if (typeof v9 !== "number" || !Number.isFinite(v9)) return INVALID;
-        if (!Number.isSafeInteger(v9)) return INVALID;
-        const v10 = v3["base_revision"];
-        if (typeof v10 !== "string") return INVALID;
-        c3.lastIndex = 0;
-        if (!c3.test(v10)) return INVALID;
-        const v11 = v3["contract_digest"];
-        if (typeof v11 !== "string") return INVALID;
-        c4.lastIndex = 0;
-        if (!c4.test(v11)) return INVALID;
-        const v12 = v3["executor_set_digest"];
-        let v13 = null;
-        if (v12 !== null) {
-          if (typeof v12 !== "string") return INVALID;
+        const v6 = v3["demo"];
+        if (typeof v6 !== "boolean") return INVALID;
+        const v7 = v3["state"];
+        if (!c1.has(v7)) return INVALID;
+        const v8 = v3["revision"];
+        if (typeof v8 !== "number" || !Number.isFinite(v8)) return INVALID;
+        if (!Number.isSafeInteger(v8)) return INVALID;
+        const v9 = v3["created_at"];
+        if (typeof v9 !== "string") return INVALID;
+        c2.lastIndex = 0;
+        if (!c2.test(v9)) return INVALID;
+        const v10 = v3["title"];
+        let v11 = null;
+        if (v10 !== null) {
+          if (typeof v10 !== "string") return INVALID;
+          v11 = v10;
+        }
+        const v12 = v3["title_standing"];
+        if (!c3.has(v12)) return INVALID;
+        const v13 = v3["repo_name"];
+        let v14 = null;
+        if (v13 !== null) {
+          if (typeof v13 !== "string") return INVALID;
+          v14 = v13;
+        }
+        const v15 = v3["branches"];
+        if (!Array.isArray(v15)) return INVALID;
+        const v16 = new Array(v15.length);
+        for (let v17 = 0; v17 < v15.length; v17++) {
+          const v18 = v15[v17];
+          if (typeof v18 !== "object" || v18 === null || Array.isArray(v18)) return INVALID;
+          const v19 = v18["branch_id"];
+          if (typeof v19 !== "string") return INVALID;
           c4.lastIndex = 0;
-          if (!c4.test(v12)) return INVALID;
-          v13 = v12;
-        }
-        const v14 = v3["created_at"];
-        if (typeof v14 !== "string") return INVALID;
-        c5.lastIndex = 0;
-        if (!c5.test(v14)) return INVALID;
-        const v15 = v3["title"];
-        let v16 = null;
-        if (v15 !== null) {
-          if (typeof v15 !== "string") return INVALID;
-          v16 = v15;
-        }
-        const v17 = v3["title_standing"];
-        if (!c6.has(v17)) return INVALID;
-        const v18 = v3["repo_name"];
-        let v19 = null;
-        if (v18 !== null) {
-          if (typeof v18 !== "string") return INVALID;
-          v19 = v18;
-        }
-        const v20 = v3["branches"];
-        if (!Array.isArray(v20)) return INVALID;
-        const v21 = new Array(v20.length);
-        for (let v22 = 0; v22 < v20.length; v22++) {
-          const v23 = v20[v22];
-          if (typeof v23 !== "object" || v23 === null || Array.isArray(v23)) return INVALID;
-          const v24 = v23["branch_id"];
-          if (typeof v24 !== "string") return INVALID;
-          c7.lastIndex = 0;
-          if (!c7.test(v24)) return INVALID;
-          const v25 = v23["profile_id"];
-          if (typeof v25 !== "string") return INVALID;
-          const v26 = v23["runtime"];
-          if (typeof v26 !== "string") return INVALID;
-          c8.lastIndex = 0;
-          if (!c8.test(v26)) return INVALID;
-          const v27 = v23["state"];
-          if (!c9.has(v27)) return INVALID;
-          const v28 = v23["failure_code"];
-          let v29 = null;
-          if (v28 !== null) {
-            if (!c10.has(v28)) return INVALID;
-            v29 = v28;
+          if (!c4.test(v19)) return INVALID;
+          const v20 = v18["profile_id"];
+          if (typeof v20 !== "string") return INVALID;
+          const v21 = v18["state"];
+          if (!c5.has(v21)) return INVALID;
+          const v22 = v18["failure_code"];
+          let v23 = null;
+          if (v22 !== null) {
+            if (!c6.has(v22)) return INVALID;
+            v23 = v22;
           }
-          const v30 = v23["blocked_reason"];
-          let v31 = null;
-          if (v30 !== null) {
-            if (!c11.has(v30)) return INVALID;
-            v31 = v30;
+          const v24 = v18["blocked_reason"];
+          let v25 = null;
+          if (v24 !== null) {
+            if (!c7.has(v24)) return INVALID;
+            v25 = v24;
           }
-          const v32 = v23["blocked_code"];
-          let v33 = null;
-          if (v32 !== null) {
-            if (!c12.has(v32)) return INVALID;
-            v33 = v32;
+          for (const k in v18) {
+            if (k !== "branch_id" && k !== "profile_id" && k !== "state" && k !== "failure_code" && k !== "blocked_reason") return INVALID;
           }
-          const v34 = v23["attempt"];
-          if (typeof v34 !== "number" || !Number.isFinite(v34)) return INVALID;
-          if (!Number.isSafeInteger(v34)) return INVALID;
-          for (const k in v23) {
-            if (k !== "branch_id" && k !== "profile_id" && k !== "runtime" && k !== "state" && k !== "failure_code" && k !== "blocked_reason" && k !== "blocked_code" && k !== "attempt") return INVALID;
-          }
-          const v35 = { "branch_id": v24, "profile_id": v25, "runtime": v26, "state": v27, "failure_code": v29, "blocked_reason": v31, "blocked_code": v33, "attempt": v34 };
-          v21[v22] = v35;
+          const v26 = { "branch_id": v19, "profile_id": v20, "state": v21, "failure_code": v23, "blocked_reason": v25 };
+          v16[v17] = v26;
         }
         for (const k in v3) {
-          if (k !== "fork_id" && k !== "schema_version" && k !== "demo" && k !== "state" && k !== "revision" && k !== "base_revision" && k !== "contract_digest" && k !== "executor_set_digest" && k !== "created_at" && k !== "title" && k !== "title_standing" && k !== "repo_name" && k !== "branches") return INVALID;
+          if (k !== "fork_id" && k !== "demo" && k !== "state" && k !== "revision" && k !== "created_at" && k !== "title" && k !== "title_standing" && k !== "repo_name" && k !== "branches") return INVALID;
         }
-        const v36 = { "fork_id": v5, "schema_version": v6, "demo": v7, "state": v8, "revision": v9, "base_revision": v10, "contract_digest": v11, "executor_set_digest": v13, "created_at": v14, "title": v16, "title_standing": v17, "repo_name": v19, "branches": v21 };
-        return v36;
+        const v27 = { "fork_id": v5, "demo": v6, "state": v7, "revision": v8, "created_at": v9, "title": v11, "title_standing": v12, "repo_name": v14, "branches": v16 };
+        return v27;
       })();
       if (v4 === INVALID) v4 = (() => {
         if (typeof v3 !== "object" || v3 === null || Array.isArray(v3)) return INVALID;
-        const v37 = v3["fork_id"];
-        if (typeof v37 !== "string") return INVALID;
-        const v38 = v3["state"];
-        if (v38 !== "unknown") return INVALID;
-        const v39 = v3["problem"];
-        if (typeof v39 !== "string") return INVALID;
+        const v28 = v3["fork_id"];
+        if (typeof v28 !== "string") return INVALID;
+        const v29 = v3["state"];
+        if (v29 !== "unknown") return INVALID;
+        const v30 = v3["problem"];
+        if (typeof v30 !== "string") return INVALID;
         for (const k in v3) {
           if (k !== "fork_id" && k !== "state" && k !== "problem") return INVALID;
         }
-        const v40 = { "fork_id": v37, "state": v38, "problem": v39 };
-        return v40;
+        const v31 = { "fork_id": v28, "state": v29, "problem": v30 };
+        return v31;
       })();
       if (v4 === INVALID) return INVALID;
       v1[v2] = v4;
@@ -145,7 +109,7 @@ export const listForksResponseParser = (() => {
     for (const k in input) {
       if (k !== "forks") return INVALID;
     }
-    const v41 = { "forks": v1 };
-    return v41;
+    const v32 = { "forks": v1 };
+    return v32;
   };
 })();

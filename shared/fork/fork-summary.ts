@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { ForkStatusSchema, type ForkStatus } from './fork-record';
+
+/**
+ * What Mission Control's fork list carries of each fork: what a row shows and what keeps it current
+ * (state and revision), without the digests and commits only the fork's own page needs. A thousand
+ * of these are read, sent and checked at once (issue 14's first-render bench), so each is lean.
+ */
+export const ForkSummarySchema = ForkStatusSchema.pick({
+  fork_id: true,
+  demo: true,
+  state: true,
+  revision: true,
+  created_at: true,
+  title: true,
+  title_standing: true,
+  repo_name: true,
+}).extend({
+  branches: z.array(ForkStatusSchema.shape.branches.element.pick({ branch_id: true, profile_id: true, state: true, failure_code: true, blocked_reason: true })),
+});
+export type ForkSummary = z.infer<typeof ForkSummarySchema>;
+
+/** A fork's list entry, from its `fork status`. */
+export function forkSummaryOf(status: ForkStatus): ForkSummary {
+  return {
+    fork_id: status.fork_id,
+    demo: status.demo,
+    state: status.state,
+    revision: status.revision,
+    created_at: status.created_at,
+    title: status.title,
+    title_standing: status.title_standing,
+    repo_name: status.repo_name,
+    branches: status.branches.map((b) => ({ branch_id: b.branch_id, profile_id: b.profile_id, state: b.state, failure_code: b.failure_code, blocked_reason: b.blocked_reason })),
+  };
+}

@@ -1,4 +1,4 @@
-import { forkSummaryOf } from '../../shared/fork/fork-summary';
+import { forkListEntryOf } from '../../shared/fork/fork-summary';
 import { selectedAgainstEvidence } from '../../shared/fork/selection-evidence';
 import type { ChannelName, ChannelRequest, ChannelResponse } from '../../shared/ipc/contract';
 import type { OrchestratorContext } from '../host/context';
@@ -17,7 +17,7 @@ export function channelHandlers(ctx: OrchestratorContext, drives: BackgroundDriv
   const background: door.Collect = { background: (forkId, rest) => drives.start(forkId, rest) };
 
   return {
-    listForks: async ({ state }) => ({ forks: (await door.listForks(ctx, state)).map((fork) => ('problem' in fork ? fork : forkSummaryOf(fork))) }),
+    listForks: async ({ state }) => ({ forks: (await door.listForks(ctx, state)).map(forkListEntryOf) }),
     forkStatus: async ({ fork_id }) => door.labelledStatus(ctx, await door.forkStatus(ctx, fork_id)),
     forkOverview: ({ fork_id }) => door.forkOverview(ctx, fork_id),
     forkContainment: ({ fork_id }) => door.forkContainment(ctx, fork_id),

@@ -4,7 +4,7 @@
  * action chains (create then launch, landing input then land, build then render) is chained here.
  */
 import type { ForkRecord } from '../../shared/fork/fork-record';
-import type { ForkListing } from '../../shared/ipc/contract';
+import type { ForkListing } from '../../shared/fork/fork-summary';
 import type { LocalProviderReadiness, ReadinessReport, RuntimeReadiness } from '../../shared/runtime/readiness';
 import type { SandboxReadiness } from '../../shared/sandbox/sandbox-readiness';
 import type { Resumability } from '../../shared/fork/resumability';

@@ -1,6 +1,6 @@
 import { isCitadelError } from '../../shared/errors';
 import { forkStatusOf } from '../../shared/fork/fork-status';
-import type { ForkListing } from '../../shared/ipc/contract';
+import type { ForkListing } from '../../shared/fork/fork-summary';
 import type { OrchestratorContext } from '../host/context';
 import { verifiedContract, withContractStanding } from './contract-standing';
 import { forkLabels } from './fork-labels';

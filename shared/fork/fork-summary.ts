@@ -20,6 +20,13 @@ export const ForkSummarySchema = ForkStatusSchema.pick({
 });
 export type ForkSummary = z.infer<typeof ForkSummarySchema>;
 
+/** A fork whose record could not be read: listed as unknown with its reason, never hidden. */
+export const ForkProblemSchema = z.strictObject({ fork_id: z.string(), state: z.literal('unknown'), problem: z.string() });
+export type ForkProblem = z.infer<typeof ForkProblemSchema>;
+
+/** Every fork as `fork status` shows it (the orchestrator's and the CLI's list), before the list's summary of it. */
+export type ForkListing = ForkStatus | ForkProblem;
+
 /** A fork's list entry, from its `fork status`. */
 export function forkSummaryOf(status: ForkStatus): ForkSummary {
   return {
@@ -33,4 +40,9 @@ export function forkSummaryOf(status: ForkStatus): ForkSummary {
     repo_name: status.repo_name,
     branches: status.branches.map((b) => ({ branch_id: b.branch_id, profile_id: b.profile_id, state: b.state, failure_code: b.failure_code, blocked_reason: b.blocked_reason })),
   };
+}
+
+/** A fork as the fork list carries it: its summary, or its problem as it stands. */
+export function forkListEntryOf(listing: ForkListing): ForkSummary | ForkProblem {
+  return 'problem' in listing ? listing : forkSummaryOf(listing);
 }

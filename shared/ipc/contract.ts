@@ -34,7 +34,7 @@ import { defineChannels, type BridgeOf, type ReplyOf, type RequestOf, type Respo
 
 const Fork = z.strictObject({ fork_id: ForkIdSchema });
 
-export { ForkListEntrySchema, type ForkListEntry, type ForkListing } from './fork-list-channel';
+export { ForkListEntrySchema, type ForkListEntry } from './fork-list-channel';
 
 /** How the New Fork form names its executors: legacy runtimes or validated profiles. */
 export const ExecutorChoiceSchema = z.discriminatedUnion('kind', [

@@ -3,7 +3,7 @@ import type { ForkEvent } from '../../../shared/fork/events';
 import type { ForkStatus } from '../../../shared/fork/fork-record';
 import type { LandingCheck } from '../../../shared/fork/landing';
 import type { SetupFailure } from '../../../shared/fork/workflow';
-import type { ForkListing } from '../../../shared/ipc/contract';
+import type { ForkListing } from '../../../shared/fork/fork-summary';
 import { marked } from './render-comparison';
 
 /** One fork; `fork status FORK_ID` adds the containment its contract binds and why a branch's setup failed. */

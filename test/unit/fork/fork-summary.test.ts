@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ForkStatusSchema } from '../../../shared/fork/fork-record';
-import { ForkSummarySchema, forkSummaryOf } from '../../../shared/fork/fork-summary';
+import { forkListEntryOf, ForkSummarySchema, forkSummaryOf } from '../../../shared/fork/fork-summary';
 import { forkStatus } from '../../component/support/fixtures';
 
 describe('the fork list’s summary of a fork', () => {
@@ -16,5 +16,11 @@ describe('the fork list’s summary of a fork', () => {
   it('is as strict as the status it comes from: a full status is not a summary', () => {
     expect(ForkSummarySchema.safeParse(forkStatus()).success).toBe(false);
     expect(ForkStatusSchema.safeParse(forkSummaryOf(forkStatus())).success).toBe(false);
+  });
+
+  it('lists an unreadable fork as its problem, unchanged', () => {
+    const problem = { fork_id: 'fork-broken', state: 'unknown' as const, problem: 'FORK_RECORD_INVALID' };
+    expect(forkListEntryOf(problem)).toBe(problem);
+    expect(forkListEntryOf(forkStatus())).toEqual(forkSummaryOf(forkStatus()));
   });
 });

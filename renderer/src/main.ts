@@ -1,6 +1,7 @@
-// First, so the first read is on its way while everything below is evaluated.
-import { thisWindowTransport } from './window-transport';
+// First, so every schema built later in this window is jitless (zod-jitless.ts says why).
 import './lib/zod-jitless';
+// Then at once, so the first read is on its way while everything below is evaluated.
+import { thisWindowTransport } from './window-transport';
 import { mount } from 'svelte';
 import App from './App.svelte';
 import { createClient } from './lib/client';

@@ -2,15 +2,14 @@ import { z } from 'zod';
 import { DigestSchema } from '../digest';
 import { ErrorCodeSchema } from '../errors';
 import { FailureCodeSchema } from '../runtime/telemetry';
+import { BRANCH_STATES, FORK_STATES } from './fork-states';
 import { BranchIdSchema, CommitShaSchema, ForkIdSchema, gitBranchName, IsoTimeSchema } from './ids';
 
-/** Parent fork states (spec/operation-fork.md, States). */
-export const FORK_STATES = ['pending', 'running', 'ready', 'selected', 'landed', 'blocked', 'failed', 'unknown'] as const;
+/** Parent fork states (spec/operation-fork.md, States; the names in fork-states.ts). */
 export const ForkStateSchema = z.enum(FORK_STATES);
 export type ForkState = z.infer<typeof ForkStateSchema>;
 
 /** Branch states (the Operations Protocol states). */
-export const BRANCH_STATES = ['pending', 'running', 'passed', 'failed', 'blocked', 'unknown'] as const;
 export const BranchStateSchema = z.enum(BRANCH_STATES);
 export type BranchState = z.infer<typeof BranchStateSchema>;
 

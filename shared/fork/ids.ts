@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { BRANCH_ID_PATTERN, FORK_ID_PATTERN } from './id-patterns';
 
 /** `fork-` + a ULID in lowercase Crockford base32 (decisions D2). */
-export const ForkIdSchema = z.string().regex(/^fork-[0-9a-hjkmnp-tv-z]{26}$/);
+export const ForkIdSchema = z.string().regex(FORK_ID_PATTERN);
 export type ForkId = z.infer<typeof ForkIdSchema>;
 
 /** `branch-<profile_id>` (decisions D2). */
-export const BranchIdSchema = z.string().regex(/^branch-[a-z][a-z0-9-]{0,47}$/);
+export const BranchIdSchema = z.string().regex(BRANCH_ID_PATTERN);
 export type BranchId = z.infer<typeof BranchIdSchema>;
 
 export const IssuerIdSchema = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/);

@@ -187,6 +187,15 @@ describe('the contract, loaded beside the first page', () => {
     expect(reply).toMatchObject({ ok: false, error: { code: 'INTERNAL_ERROR', message: expect.stringContaining('listForks reply does not match the contract') } });
   });
 
+  it('checks a typed error from the list with the contract, loaded then, and says so when it cannot load', async () => {
+    const refusal = { ok: false, error: { code: 'FORK_NOT_FOUND', message: 'no such fork' } };
+    const load = vi.fn().mockRejectedValueOnce(new Error('chunk missing')).mockImplementation(() => import('../../renderer/src/lib/contract-schemas'));
+    const client = createClient(transportAnswering(() => refusal), { startup: STARTUP_REPLIES, load });
+    expect(await client.call('listForks', { state: null })).toMatchObject({ ok: false, error: { code: 'INTERNAL_ERROR', message: expect.stringContaining('could not be checked: the contract did not load (chunk missing)') } });
+    expect(await client.call('listForks', { state: null })).toEqual(refusal);
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+
   it('answers a typed error when the contract cannot load, and tries again on the next call', async () => {
     const load = vi.fn().mockRejectedValueOnce(new Error('chunk missing')).mockImplementation(() => import('../../renderer/src/lib/contract-schemas'));
     const client = createClient(transportAnswering(() => ({ ok: true, value: forkStatus() })), { startup: STARTUP_REPLIES, load });

@@ -1,6 +1,6 @@
 import { fireEvent, render, screen, within } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FORK_STATES } from '../../shared/fork/fork-record';
+import { FORK_STATES } from '../../shared/fork/fork-states';
 import type { ForkListEntry } from '../../shared/ipc/contract';
 import ForksView from '../../renderer/src/views/ForksView.svelte';
 import { forkAlerts } from '../../renderer/src/lib/fork-alerts.svelte';

@@ -49,12 +49,33 @@ describe('the first page’s compiled list parser', () => {
     ['a null entry among the forks', { ok: true, value: { forks: [first, null] } }],
   ];
 
-  it.each(cases)('answers %s exactly as the contract’s own parser does', (_label, input) => {
-    const fast = STARTUP_REPLIES.listForks?.safeParse(structuredClone(input));
+  // The check's own fallback is the contract's schema, counted so a case shows which path answered it.
+  const checked = async (input: unknown) => {
+    let fellBack = 0;
+    const check = STARTUP_REPLIES.listForks;
+    if (check === undefined) throw new Error('listForks has no startup check');
+    const result = await check(structuredClone(input), async () => ((fellBack += 1), replySchema('listForks')));
+    return { result, fellBack };
+  };
+
+  it.each(cases)('answers %s exactly as the contract’s own parser does', async (_label, input) => {
+    const { result } = await checked(input);
     const runtime = replySchema('listForks').safeParse(structuredClone(input));
-    expect(fast?.success).toBe(runtime.success);
-    if (runtime.success) expect(fast?.data).toEqual(runtime.data);
-    else expect(fast?.error?.issues).toEqual(runtime.error.issues);
+    expect(result.success).toBe(runtime.success);
+    if (runtime.success) expect(result.success && result.data).toEqual(runtime.data);
+    else expect(!result.success && result.error.issues).toEqual(runtime.error.issues);
+  });
+
+  it('answers a valid list without loading the contract, and leaves an error, a bad list or an odd envelope to it', async () => {
+    expect((await checked(valid)).fellBack).toBe(0);
+    expect((await checked({ ok: true, value: { forks: [] } })).fellBack).toBe(0);
+    for (const input of [
+      { ok: false, error: { code: 'FORK_NOT_FOUND', message: 'no such fork' } },
+      withFork({ ...first, state: 'winning' }),
+      { ...valid, extra: 1 },
+      { ok: 'true', value: valid.value },
+      JSON.parse(`{"ok":true,"value":${JSON.stringify(valid.value)},"__proto__":{"ok":true}}`),
+    ]) expect((await checked(input)).fellBack).toBe(1);
   });
 
   it('passes a valid list itself, without handing it to the runtime parser (else the page is as slow as before)', () => {

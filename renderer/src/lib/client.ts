@@ -4,21 +4,21 @@ import type { ForkEvent } from '../../../shared/fork/events';
 import type { AppChannelName, AppChannelRequest, AppReply } from '../../../shared/ipc/app-channels';
 import type { ChannelName, ChannelRequest, Reply } from '../../../shared/ipc/contract';
 import type { ContractSchemas } from './contract-schemas';
-import { STARTUP_REPLIES } from './startup-replies';
+import { STARTUP_REPLIES, type CheckedReply, type StartupCheck } from './startup-replies';
 import type { Transport } from './transport';
 
 /**
- * Most of the script a first page would evaluate before it could show anything is the contract's
- * schemas, and the first page needs one of them (issue 14's first-render bench). So the startup
- * channels' reply schemas come with the page (startup-replies.ts) and the rest of the contract loads
- * on its own: each call sends first, then waits for its reply's schema. Nothing is used unparsed;
- * a reply or an event waits for its schema.
+ * Most of the script a first page would evaluate before it could show anything is zod and the
+ * contract's schemas, and the first page checks one reply (issue 14's first-render bench). So the
+ * startup channels' replies are checked by compiled parsers that come with the page
+ * (startup-replies.ts) and the contract loads on its own: each other call sends first, then waits
+ * for its reply's schema. Nothing is used unchecked; a reply or an event waits for its check.
  */
 const loadContractSchemas = (): Promise<ContractSchemas> => import('./contract-schemas');
 
 /** Where the client's schemas come from: tests pass their own loader to see a slow or failed load. */
 export interface ClientSchemas {
-  readonly startup: Partial<Record<ChannelName, z.ZodType>>;
+  readonly startup: Partial<Record<ChannelName, StartupCheck>>;
   readonly load: () => Promise<ContractSchemas>;
 }
 
@@ -65,9 +65,10 @@ export function createClient(transport: Transport, schemas: ClientSchemas = { st
     call<C extends ChannelName>(channel: C, request: ChannelRequest<C>): Promise<Reply<C>> {
       // The schema is the channel's reply schema, so a value that parses is exactly Reply<C>.
       const send = () => transport.call(channel, request);
+      const contractSchema = () => schemaOf(channel, (c) => c.replySchema(channel));
       const startup = schemas.startup[channel];
-      if (startup !== undefined) return parsedReply(channel, send, () => Promise.resolve(startup)).finally(warm) as Promise<Reply<C>>;
-      return parsedReply(channel, send, () => schemaOf(channel, (c) => c.replySchema(channel))) as Promise<Reply<C>>;
+      if (startup !== undefined) return parsedReply(channel, send, Promise.resolve((raw) => startup(raw, contractSchema))).finally(warm) as Promise<Reply<C>>;
+      return parsedReply(channel, send, checkWith(contractSchema())) as Promise<Reply<C>>;
     },
     onEvent(listener, onOpen) {
       let subscribed = true;
@@ -90,31 +91,36 @@ export function createClient(transport: Transport, schemas: ClientSchemas = { st
     app<C extends AppChannelName>(channel: C) {
       if (!transport.appChannels.has(channel)) return null;
       return (request: AppChannelRequest<C>) =>
-        parsedReply(channel, () => transport.callApp(channel, request), () => schemaOf(`app:${channel}`, (c) => c.appReplySchema(channel))) as Promise<AppReply<C>>;
+        parsedReply(channel, () => transport.callApp(channel, request), checkWith(schemaOf(`app:${channel}`, (c) => c.appReplySchema(channel)))) as Promise<AppReply<C>>;
     },
   };
 }
 
-/** Every answer is parsed before use; a failed transport or a malformed answer becomes a typed error. */
-async function parsedReply(channel: string, send: () => Promise<unknown>, schemaOf: () => Promise<z.ZodType>): Promise<unknown> {
+type ReplyCheck = (raw: unknown) => CheckedReply | Promise<CheckedReply>;
+
+const checkWith = (schema: Promise<z.ZodType>): Promise<ReplyCheck> => schema.then((loaded) => (raw) => loaded.safeParse(raw));
+
+/**
+ * Every answer is checked before use; a failed transport or a malformed answer becomes a typed
+ * error. `check` is already on its way (a schema loading) while the request is sent.
+ */
+async function parsedReply(channel: string, send: () => Promise<unknown>, check: Promise<ReplyCheck>): Promise<unknown> {
   // The request leaves before its schema has loaded; a transport that throws at once is a failed call too.
   const answer = new Promise<unknown>((resolve) => resolve(send()));
-  const schema = schemaOf();
   // Its failure is reported below, once the answer is in; it must not surface as unhandled meanwhile.
-  schema.catch(() => undefined);
+  check.catch(() => undefined);
   let raw: unknown;
   try {
     raw = await answer;
   } catch (error) {
     return failure(`the ${channel} call did not complete: ${error instanceof Error ? error.message : String(error)}`, channel);
   }
-  let parser: z.ZodType;
+  let parsed: CheckedReply;
   try {
-    parser = await schema;
+    parsed = await (await check)(raw);
   } catch (error) {
     return failure(`the ${channel} reply could not be checked: the contract did not load (${error instanceof Error ? error.message : String(error)})`, channel);
   }
-  const parsed = parser.safeParse(raw);
   if (parsed.success) return parsed.data;
   return failure(`the ${channel} reply does not match the contract: ${parsed.error.issues[0]?.message ?? 'invalid'}`, channel);
 }

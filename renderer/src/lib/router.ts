@@ -1,4 +1,4 @@
-import { BranchIdSchema, ForkIdSchema } from '../../../shared/fork/ids';
+import { BRANCH_ID_PATTERN, FORK_ID_PATTERN } from '../../../shared/fork/id-patterns';
 
 /** Every screen of Mission Control, addressed by the URL hash so reloads and links keep their place. */
 export type Route =
@@ -27,7 +27,7 @@ export function parseHash(hash: string): Route {
     if (first === 'settings') return { view: 'settings' };
     if (first === 'proof') return { view: 'proof', forkId: null };
   }
-  if (first === 'fork' && second !== undefined && ForkIdSchema.safeParse(second).success && rest.length === 0) {
+  if (first === 'fork' && second !== undefined && FORK_ID_PATTERN.test(second) && rest.length === 0) {
     if (third === undefined) return { view: 'fork', forkId: second };
     const sub = FORK_SUBVIEWS.find((name) => name === third);
     if (sub !== undefined) return { view: sub, forkId: second };
@@ -40,7 +40,7 @@ function selectWithBranch(path: string): Route | null {
   const match = /^\/?fork\/([^/?]+)\/select\?branch=([^&/?]+)$/.exec(path);
   if (match === null) return null;
   const [, forkId = '', branchId = ''] = match;
-  return ForkIdSchema.safeParse(forkId).success && BranchIdSchema.safeParse(branchId).success ? { view: 'select', forkId, branchId } : null;
+  return FORK_ID_PATTERN.test(forkId) && BRANCH_ID_PATTERN.test(branchId) ? { view: 'select', forkId, branchId } : null;
 }
 
 export function hrefFor(route: Route): string {

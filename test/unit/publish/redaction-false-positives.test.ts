@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../../shared/errors';
-import { BRANCH_STATES, FORK_STATES } from '../../../shared/fork/fork-record';
+import { BRANCH_STATES, FORK_STATES } from '../../../shared/fork/fork-states';
 import { FAILURE_CODES } from '../../../shared/runtime/telemetry';
 import { scanForSecrets } from '../../../main/publish/redaction/secret-scan';
 import { ALPHABETS, fakeCommit, fakeDigest, fill, replayLike } from '../../fixtures/secrets/corpus';

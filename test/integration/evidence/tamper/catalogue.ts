@@ -3,7 +3,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeF
 import path from 'node:path';
 import { canonicalJson } from '../../../../shared/canonical-json';
 import { sha256Digest } from '../../../../shared/digest';
-import { BRANCH_STATES, FORK_STATES } from '../../../../shared/fork/fork-record';
+import { BRANCH_STATES, FORK_STATES } from '../../../../shared/fork/fork-states';
 import { FAILURE_CODES } from '../../../../shared/runtime/telemetry';
 import { DELETE, getAt, isLeaf, isObject, jsonText, nodes, objectNodes, pathLabel, setAt, tweak, type Json } from './json-tree';
 import { resignFork } from '../../../support/resign-fork';

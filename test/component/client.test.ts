@@ -102,6 +102,14 @@ describe('web transport', () => {
     expect(init).toMatchObject({ method: 'POST', body: '{}', headers: { [TOKEN_HEADER]: 'tok' } });
   });
 
+  it('says when the host answers without JSON, and when the body stops arriving', async () => {
+    const html = createClient(webTransport('http://127.0.0.1:4100', 'tok', vi.fn(async () => new Response('<h1>Bad gateway</h1>', { status: 502 })), NoEvents));
+    expect(await html.call('readiness', {})).toMatchObject({ ok: false, error: { code: 'INTERNAL_ERROR', message: 'the readiness call did not complete: the web host answered HTTP 502 without a JSON reply' } });
+    const cut = new ReadableStream({ start: (controller) => (controller.enqueue(new TextEncoder().encode('{"ok":')), controller.error(new TypeError('network error'))) });
+    const dropped = createClient(webTransport('http://127.0.0.1:4100', 'tok', vi.fn(async () => new Response(cut, { status: 200 })), NoEvents));
+    expect(await dropped.call('readiness', {})).toMatchObject({ ok: false, error: { message: 'the readiness call did not complete: network error' } });
+  });
+
   it('refuses to call without a token', async () => {
     const fetchFn = vi.fn();
     const client = createClient(webTransport('http://127.0.0.1:4100', null, fetchFn, NoEvents));

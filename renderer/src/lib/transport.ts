@@ -48,11 +48,13 @@ export function webTransport(origin: string, token: string | null, fetchFn: type
         headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token },
         body: JSON.stringify(request),
       });
-      const text = await response.text();
       try {
-        // Refusals arrive as the typed error envelope too, whatever the HTTP status.
-        return JSON.parse(text) as unknown;
-      } catch {
+        // Refusals arrive as the typed error envelope too, whatever the HTTP status. Parsed from
+        // the body's bytes: a thousand forks are never first copied into one string.
+        return (await response.json()) as unknown;
+      } catch (error) {
+        // A body that stopped arriving is a failed call, not a reply that is not JSON.
+        if (!(error instanceof SyntaxError)) throw error;
         throw new Error(`the web host answered HTTP ${response.status} without a JSON reply`);
       }
     },

@@ -54,8 +54,20 @@ describe('saved profile sets', () => {
     expect(draft.rows.map((r) => r.profile_id)).toEqual(['claude', 'codex']);
     expect(await screen.findByText('Loaded “Default pair”: 2 profiles.')).toBeInTheDocument();
 
+    // Deleting asks first: Cancel (focused, the safe default) keeps the set and calls nothing.
     await fireEvent.click(screen.getByRole('button', { name: 'Delete Default pair' }));
+    const confirm = screen.getByRole('group', { name: 'Delete the saved set “Default pair”?' });
+    expect(within(confirm).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    await fireEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('group', { name: /Delete the saved set/ })).not.toBeInTheDocument();
+    expect(calls.some((c) => c.channel === 'deleteProfileSet')).toBe(false);
+    expect(within(list).getByText('Default pair')).toBeInTheDocument();
+
+    await fireEvent.click(screen.getByRole('button', { name: 'Delete Default pair' }));
+    await fireEvent.click(screen.getByRole('button', { name: 'Confirm delete' }));
+    expect(calls.filter((c) => c.channel === 'deleteProfileSet').map((c) => c.request)).toEqual([{ name: 'Default pair' }]);
     expect(await screen.findByText(/No saved sets yet/)).toBeInTheDocument();
+    expect(screen.getByText('Deleted “Default pair”.')).toBeInTheDocument();
   });
 
   it('loads a local-model set with its providers and options, and says a save replaces a set of that name', async () => {

@@ -24,6 +24,8 @@ export class ForkTimeline {
   fork = $state<TimelineEntry[]>([]);
   #next = 1;
   #loaded = false;
+  // The shell subscribes as it makes the timeline, and reads the past after.
+  readonly #listeningSince = Date.now();
 
   constructor(readonly forkId: string) {}
 
@@ -37,7 +39,11 @@ export class ForkTimeline {
 
   /**
    * Reads the fork's past once and puts it before what has arrived live. An event that arrived
-   * while the read ran is in both: the live copy is dropped when the past holds the same line.
+   * while the read ran is in both, so each live entry is dropped when the past holds its twin:
+   * the same event (a fork state as the history keeps it counts as the same), recorded no earlier
+   * than TWIN_SLACK_MS before this timeline began listening. Each past entry stands for one live
+   * entry only, and an older one (an earlier attempt's "running") stands for none, so a repeated
+   * event is never lost.
    */
   async load(client: Client): Promise<void> {
     if (this.#loaded) return;
@@ -50,12 +56,10 @@ export class ForkTimeline {
     this.branches = {};
     // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a timestamp, never mutated: nothing to react to.
     for (const { at, event } of answer.value) this.#add(event, new Date(at));
-    const pastFork = this.fork.map((e) => e.text);
-    this.fork = trim([...this.fork, ...liveFork.filter((e) => !pastFork.includes(e.text))]);
+    const twins = new Twins([...this.fork, ...Object.values(this.branches).flat()], this.#listeningSince - TWIN_SLACK_MS);
+    this.fork = trim([...this.fork, ...liveFork.filter((e) => !twins.take(e))]);
     for (const [branchId, live] of Object.entries(liveBranches)) {
-      const past = this.branches[branchId] ?? [];
-      const seen = past.map((e) => e.text);
-      this.branches[branchId] = trim([...past, ...live.filter((e) => !seen.includes(e.text))]);
+      this.branches[branchId] = trim([...(this.branches[branchId] ?? []), ...live.filter((e) => !twins.take(e))]);
     }
   }
 
@@ -64,6 +68,39 @@ export class ForkTimeline {
     if (!('branch_id' in event)) this.fork = trim([...this.fork, entry]);
     else this.branches[event.branch_id] = trim([...(this.branches[event.branch_id] ?? []), entry]);
   }
+}
+
+// A past event's time comes from the orchestrator's clock, a live one's from the window's: the same
+// machine's, read a moment apart.
+const TWIN_SLACK_MS = 5_000;
+
+/** The recent past entries, counted by what happened, each to be taken as one live entry's twin. */
+class Twins {
+  readonly #left = new Map<string, number>();
+
+  constructor(past: readonly TimelineEntry[], since: number) {
+    for (const entry of past) {
+      if (entry.at.getTime() < since) continue;
+      const key = twinKey(entry);
+      this.#left.set(key, (this.#left.get(key) ?? 0) + 1);
+    }
+  }
+
+  /** Whether the past holds a twin of `live` not yet taken (and takes it). */
+  take(live: TimelineEntry): boolean {
+    const key = twinKey(live);
+    const left = this.#left.get(key) ?? 0;
+    if (left === 0) return false;
+    this.#left.set(key, left - 1);
+    return true;
+  }
+}
+
+/** What happened, as one string: the branch and the entry's words; a fork state reads the same live and from the history. */
+function twinKey(entry: TimelineEntry): string {
+  const { event } = entry;
+  if (event.type === 'fork_state' || event.type === 'fork_history') return `fork\n${event.state}`;
+  return `${'branch_id' in event ? event.branch_id : ''}\n${entry.text}`;
 }
 
 /** The latest LIMIT entries; a run's launch (its clock) is kept even when older ones are dropped. */

@@ -15,6 +15,11 @@ const MAX_ACTIVITIES_PER_TICK = 20;
 // Each running branch's latest live diff, for a view opened mid-run (forkTimeline): a diff is
 // streamed only when it changes, so one that opens later would otherwise wait for the next change.
 const latestDiffs = new Map<string, PastForkEvent>();
+// And its latest activities, as streamed (redacted, with when): the runtime's log holds no times,
+// and a view opened mid-run would otherwise start with none of what the runtime has done so far.
+const recentActivities = new Map<string, PastForkEvent[]>();
+// As many as a shell's timeline keeps per branch (renderer/src/lib/timeline.svelte.ts).
+const MAX_RECENT_ACTIVITIES = 200;
 
 export interface LiveRun {
   readonly forkId: string;
@@ -82,7 +87,9 @@ export function startLiveMonitor(run: LiveRun): LiveMonitor {
       .then(async (lines) => {
         const activities = lines.map((line) => read(line)).filter((activity) => activity !== null);
         for (const activity of await streamableActivities(activities.slice(-MAX_ACTIVITIES_PER_TICK))) {
-          run.events({ type: 'runtime_activity', fork_id: run.forkId, branch_id: run.branchId, ...activity });
+          const event = { type: 'runtime_activity' as const, fork_id: run.forkId, branch_id: run.branchId, ...activity };
+          if (!stopped) remember(recentActivities, key, { at: new Date().toISOString(), event });
+          run.events(event);
         }
       })
       .catch(() => undefined)
@@ -100,6 +107,7 @@ export function startLiveMonitor(run: LiveRun): LiveMonitor {
       clearInterval(diffTimer);
       if (outputTimer !== null) clearInterval(outputTimer);
       latestDiffs.delete(key);
+      recentActivities.delete(key);
       stopping.abort();
       await Promise.all([diffing, following]);
       await live?.then((dir) => dir.dispose(), () => undefined);
@@ -114,6 +122,18 @@ export function startLiveMonitor(run: LiveRun): LiveMonitor {
 /** The latest live diff of each of a fork's branches whose runtime this process is watching. */
 export function latestLiveDiffs(forkId: string): PastForkEvent[] {
   return [...latestDiffs.values()].filter(({ event }) => event.fork_id === forkId);
+}
+
+/** The latest activities of each of a fork's branches whose runtime this process is watching, oldest first. */
+export function recentLiveActivities(forkId: string): PastForkEvent[] {
+  return [...recentActivities.values()].flat().filter(({ event }) => event.fork_id === forkId);
+}
+
+function remember(store: Map<string, PastForkEvent[]>, key: string, entry: PastForkEvent): void {
+  const kept = store.get(key) ?? [];
+  kept.push(entry);
+  if (kept.length > MAX_RECENT_ACTIVITIES) kept.splice(0, kept.length - MAX_RECENT_ACTIVITIES);
+  store.set(key, kept);
 }
 
 function sameDiff(a: LiveDiff, b: LiveDiff): boolean {

@@ -9,7 +9,7 @@ import { adapterFor } from '../runtimes/registry';
 import { readSetupFacts } from '../setup/setup-facts';
 import { attemptFiles, attemptKey } from '../store/fork-layout';
 import { Journal, type JournalRecord } from '../store/journal';
-import { latestLiveDiffs } from './live-monitor';
+import { latestLiveDiffs, recentLiveActivities } from './live-monitor';
 
 /**
  * A fork's past events (issue 14), rebuilt from what is on disk rather than remembered: the
@@ -17,8 +17,8 @@ import { latestLiveDiffs } from './live-monitor';
  * the run status (start, exit) and the verified receipts' verifier steps, oldest first. The Fork
  * view shows them before the events it then receives live, so a finished fork, or one opened
  * after its events passed, never has an empty timeline. Each branch's current attempt only: the
- * history of its states covers earlier ones. A running branch's latest live diff, which is only
- * in memory, comes from the monitor watching it in this process.
+ * history of its states covers earlier ones. A running branch's latest live diff and latest
+ * activities, which are only in memory, come from the monitor watching it in this process.
  */
 export async function forkTimeline(ctx: OrchestratorContext, forkId: string): Promise<PastForkEvent[]> {
   const verified = await verifyFork(ctx, forkId);
@@ -33,7 +33,7 @@ export async function forkTimeline(ctx: OrchestratorContext, forkId: string): Pr
     const receipt = verified.branches.find((b) => b.branch_id === branch.branch_id)?.receipt ?? null;
     past.push(...(await branchPast(ctx, record, branch, { journal: journal.records(), contract: verified.contract, receipt })));
   }
-  past.push(...latestLiveDiffs(forkId));
+  past.push(...latestLiveDiffs(forkId), ...recentLiveActivities(forkId));
   // Stable: events of the same moment keep the order they were built in.
   return past.map((entry, index) => ({ entry, index })).sort((a, b) => a.entry.at.localeCompare(b.entry.at) || a.index - b.index).map(({ entry }) => entry);
 }

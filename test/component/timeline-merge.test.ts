@@ -6,7 +6,7 @@ import { FORK_ID } from './support/fixtures';
 
 const BRANCH = 'branch-codex';
 const ago = (ms: number): string => new Date(Date.now() - ms).toISOString();
-const branchState = (state: 'running' | 'passed' | 'failed'): ForkEvent => ({ type: 'branch_state', fork_id: FORK_ID, branch_id: BRANCH, state, failure_code: null });
+const branchState = (state: 'running' | 'passed' | 'failed', branchId = BRANCH): ForkEvent => ({ type: 'branch_state', fork_id: FORK_ID, branch_id: branchId, state, failure_code: null });
 const activity = (summary: string): ForkEvent => ({ type: 'runtime_activity', fork_id: FORK_ID, branch_id: BRANCH, kind: 'command_started', summary });
 
 /** A timeline that receives `live` before its past (`past`) has been read, as the Fork view's does. */
@@ -48,8 +48,7 @@ describe('a fork timeline puts its past before what arrived live (issue 14)', ()
   });
 
   it('keeps events of other branches apart: the same words on another branch are not a twin', async () => {
-    const other: ForkEvent = { ...branchState('running'), branch_id: 'branch-claude' };
-    const timeline = await merged([branchState('running')], [{ at: ago(100), event: other }]);
+    const timeline = await merged([branchState('running')], [{ at: ago(100), event: branchState('running', 'branch-claude') }]);
     expect(texts(timeline)).toEqual(['state running']);
     expect(timeline.branches['branch-claude']?.map((entry) => entry.text)).toEqual(['state running']);
   });

@@ -3,7 +3,7 @@ import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statS
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { liveDiff, liveGitDir, untrackedLines } from '../../../main/orchestrator/live-diff';
-import { latestLiveDiffs, startLiveMonitor } from '../../../main/orchestrator/live-monitor';
+import { latestLiveDiffs, recentLiveActivities, startLiveMonitor } from '../../../main/orchestrator/live-monitor';
 import { streamableActivities } from '../../../main/orchestrator/live-redaction';
 import { codexActivity } from '../../../main/runtimes/codex/parse-events';
 import { ForkEventSchema, RuntimeActivitySchema, type ForkEvent } from '../../../shared/fork/events';
@@ -95,6 +95,11 @@ describe('the live diff of a running worktree (issue 14)', () => {
     const shown = events.filter((e) => e.type === 'runtime_activity').map((e) => e.type === 'runtime_activity' && e.summary);
     expect(shown).toEqual(['turn started', 'running cat /etc/hosts', 'command started (its text is hidden: it looks like it holds a secret)']);
     expect(JSON.stringify(events)).not.toContain('sk-proj');
+    // A view opened now gets what was streamed so far, as streamed, with when (forkTimeline).
+    const sofar = recentLiveActivities('fork-1');
+    expect(sofar.map(({ event }) => event)).toEqual(events.filter((e) => e.type === 'runtime_activity'));
+    for (const { at } of sofar) expect(Math.abs(Date.parse(at) - Date.now())).toBeLessThan(10_000);
+    expect(recentLiveActivities('fork-2')).toEqual([]);
 
     writeFileSync(path.join(location.workTree, 'a.txt'), 'one\n');
     await until(() => diffs().length === 2);
@@ -103,6 +108,7 @@ describe('the live diff of a running worktree (issue 14)', () => {
     appendFileSync(stdoutFile, 'leted","usage":{"input_tokens":5,"output_tokens":7}}\n');
     await monitor.stop();
     expect(latestLiveDiffs('fork-1')).toEqual([]);
+    expect(recentLiveActivities('fork-1')).toEqual([]);
     expect(events.at(-1)).toEqual({ type: 'runtime_activity', fork_id: 'fork-1', branch_id: 'branch-codex', kind: 'turn_completed', summary: 'turn completed · 5 input, 7 output tokens' });
     // Nothing is streamed once stopped, however the worktree goes on changing.
     const count = events.length;

@@ -3,6 +3,8 @@ import type { ForkEvent } from '../../shared/fork/events';
 export interface EventHub {
   publish(event: ForkEvent): void;
   subscribe(listener: (event: ForkEvent) => void): () => void;
+  /** How many listeners are subscribed (one that threw is no longer). */
+  size(): number;
 }
 
 /**
@@ -28,5 +30,6 @@ export function createEventHub(onListenerError: (error: unknown) => void): Event
       listeners.add(entry);
       return () => void listeners.delete(entry);
     },
+    size: () => listeners.size,
   };
 }

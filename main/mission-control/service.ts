@@ -5,6 +5,7 @@ import { createBackgroundDrives } from './background-drives';
 import { channelHandlers } from './channel-handlers';
 import { errorReply } from './error-reply';
 import { createEventHub } from './event-hub';
+import { watchOutsideChanges, type OutsideChangeWatch } from '../orchestrator/index';
 
 /**
  * What every shell of Mission Control (Electron IPC handlers, the loopback web host) calls: one
@@ -40,14 +41,36 @@ export interface MissionControl extends MissionControlService {
 export function createMissionControlService(ctx: OrchestratorContext, options: MissionControlOptions = {}): MissionControl {
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const hub = createEventHub((error) => log(`an event subscriber threw and was unsubscribed: ${String(error)}`));
+  // Changes other processes make to the fork root, watched while anyone listens (outside-changes.ts).
+  let outside: OutsideChangeWatch | null = null;
+  const stopWatchingWhenUnheard = (): void => {
+    if (hub.size() > 0) return;
+    outside?.stop();
+    outside = null;
+  };
   const engine: OrchestratorContext = {
     ...ctx,
     events: (event) => {
       ctx.events(event);
+      outside?.saw(event);
       hub.publish(event);
     },
   };
   const drives = createBackgroundDrives(engine, log);
+  const subscribe = (listener: (event: ForkEvent) => void): (() => void) => {
+    const unsubscribe = hub.subscribe(listener);
+    outside ??= watchOutsideChanges(ctx, {
+      publish: (event) => {
+        hub.publish(event);
+        stopWatchingWhenUnheard();
+      },
+      drivenHere: () => drives.running(),
+    });
+    return () => {
+      unsubscribe();
+      stopWatchingWhenUnheard();
+    };
+  };
   const handlers = channelHandlers(engine, drives);
 
   // Typed callers can still be handed a bad name at run time (a cast, a stale preload, a URL path).
@@ -74,7 +97,7 @@ export function createMissionControlService(ctx: OrchestratorContext, options: M
 
   return {
     handle,
-    subscribe: (listener: (event: ForkEvent) => void) => hub.subscribe(listener),
+    subscribe,
     runningForks: () => drives.running(),
     drained: () => drives.drained(),
   };

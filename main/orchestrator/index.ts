@@ -24,6 +24,7 @@ export { selectBranch } from './select-branch';
 export { branchDetail } from './branch-detail';
 export { forkContainment } from './fork-containment';
 export { forkTimeline } from './live-timeline';
+export { watchOutsideChanges, type OutsideChangeWatch } from './outside-changes';
 export { labelledStatus } from './fork-labels';
 export { forkOverview } from './fork-overview';
 export { branchWorktree } from './branch-worktree';

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import type { ForkEvent } from '../../../shared/fork/events';
+import type { ChannelName, ChannelResponse, Reply } from '../../../shared/ipc/contract';
+import { FIXED_SUM, ForkHarness, WRONG_SUM } from '../../support/fork-harness';
+import { serviceOver } from '../../support/service-context';
+import { useTempDirs } from '../../support/temp-dir';
+
+const tempDir = useTempDirs();
+// The service under test keeps its keys in the file store (service-context.ts); so does the other process.
+const SAME_KEYS = { CITADEL_KEYSTORE: 'file' };
+
+function value<C extends ChannelName>(reply: Reply<C>): ChannelResponse<C> {
+  if (!reply.ok) throw new Error(`expected a value, got ${JSON.stringify(reply.error)}`);
+  return reply.value;
+}
+
+const until = async (check: () => boolean, what: string, ms = 15_000): Promise<void> => {
+  for (const end = Date.now() + ms; !check(); ) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+};
+
+describe('Mission Control hears what other processes do to the fork root (issue 14)', () => {
+  it('reports a fork started, finished and selected by the CLI as events, and its own changes once', { timeout: 120_000 }, async () => {
+    const h = new ForkHarness(tempDir('citadel-mc-outside-'));
+    await h.simulate({ claude: { edits: [{ path: 'src/sum.js', content: FIXED_SUM }] }, codex: { edits: [{ path: 'src/sum.js', content: WRONG_SUM }] } });
+    const { service } = await serviceOver(h);
+    const events: ForkEvent[] = [];
+    const unsubscribe = service.subscribe((event) => void events.push(event));
+    const forkStates = (forkId: string, state: string) => events.filter((e) => e.type === 'fork_state' && e.fork_id === forkId && e.state === state);
+
+    // Driven to the end by another process: this one learns of it only from the fork root.
+    const { run, doc } = await h.startJson(['--runtimes', 'claude,codex', '--workflow', h.workflowFile], SAME_KEYS);
+    expect(run.code, run.stderr).toBe(0);
+    await until(() => forkStates(doc.fork_id, 'ready').length === 1, 'the fork the CLI drove to ready');
+    expect(events).toContainEqual({ type: 'branch_state', fork_id: doc.fork_id, branch_id: 'branch-claude', state: 'passed', failure_code: null });
+    expect(events).toContainEqual({ type: 'branch_state', fork_id: doc.fork_id, branch_id: 'branch-codex', state: 'failed', failure_code: 'VERIFIER_FAILED' });
+
+    const selected = await h.cli(['fork', 'select', doc.fork_id, 'branch-claude', '--reason', 'the verifier passed', '--actor', 'alice', '--json'], SAME_KEYS);
+    expect(selected.code, selected.stderr).toBe(0);
+    await until(() => forkStates(doc.fork_id, 'selected').length === 1, 'the selection the CLI made');
+
+    // Landed here: its event comes from this process alone, however many looks pass after it.
+    const checks = value(await service.handle('landingChecks', { fork_id: doc.fork_id }));
+    value(await service.handle('confirmLanding', { fork_id: doc.fork_id, token: checks.token ?? '' }));
+    expect(forkStates(doc.fork_id, 'landed')).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    expect(forkStates(doc.fork_id, 'landed')).toHaveLength(1);
+    expect(forkStates(doc.fork_id, 'ready')).toHaveLength(1);
+    expect(forkStates(doc.fork_id, 'selected')).toHaveLength(1);
+
+    unsubscribe();
+  });
+});

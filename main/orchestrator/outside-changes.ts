@@ -18,7 +18,6 @@ export interface OutsideChangeOptions {
   readonly publish: (event: ForkEvent) => void;
   /** Forks this process drives: their events come from the drive itself. */
   readonly drivenHere: () => readonly string[];
-  readonly pollMs?: number;
 }
 
 interface Known {
@@ -26,18 +25,23 @@ interface Known {
   readonly file: string;
   readonly state: ForkRecord['state'] | null;
   readonly revision: number;
-  readonly branches: ReadonlyMap<string, ForkRecord['branches'][number]['state']>;
+  /** null until a record is read: every branch's state is then reported, as none is known. */
+  readonly branches: ReadonlyMap<string, ForkRecord['branches'][number]['state']> | null;
 }
+
+/** A fork whose record has not been read: nothing of it is known. */
+const UNREAD: Known = { file: '', state: null, revision: -1, branches: null };
 
 /**
  * Changes to the fork root made by another process (a `citadel fork start` in a terminal, a
  * `fork select` or `fork land` there, another window's drive), reported as this process's own
- * are: a fork_state for a new fork or a new revision, a branch_state for each branch whose state
- * moved. Each fork's record is read again only when its file changed; the first look only learns
- * what is there. Live diffs and runtime output stay with the process that drives the run.
+ * are: a fork_state for a new fork or a new state, a branch_state for each branch whose state
+ * moved. Each fork's record is read only when its file changed; the first look, a poll after the
+ * watch began, learns what was there before it. Live diffs and runtime output stay with the process that drives the run.
  */
 export function watchOutsideChanges(ctx: OrchestratorContext, options: OutsideChangeOptions): OutsideChangeWatch {
   const known = new Map<string, Known>();
+  const since = Date.now();
   let first = true;
   let polling: Promise<void> | null = null;
   let stopped = false;
@@ -47,11 +51,19 @@ export function watchOutsideChanges(ctx: OrchestratorContext, options: OutsideCh
     const changed: { file: string; record: ForkRecord }[] = [];
     for (const forkId of await ctx.store.listForkIds()) {
       if (stopped) return;
-      const file = await fileVersion(ctx.store.file(forkId, 'record'));
-      if (file === null || known.get(forkId)?.file === file) continue;
+      const version = await fileVersion(ctx.store.file(forkId, 'record'));
+      if (version === null) continue;
+      const { file, writtenAt } = version;
+      if (known.get(forkId)?.file === file) continue;
+      // The first look reads no record written before the watch began (a thousand forks would be a
+      // thousand parses): it learns each file's version; a fork's states are learnt at its first change.
+      if (first && writtenAt <= since) {
+        known.set(forkId, { ...(known.get(forkId) ?? UNREAD), file });
+        continue;
+      }
       const record = await ctx.store.readRecord(forkId).catch(() => null);
       if (record === null) continue;
-      if (first || driven.has(forkId)) known.set(forkId, { file, ...summaryOf(record) });
+      if (driven.has(forkId)) known.set(forkId, { file, ...summaryOf(record) });
       else changed.push({ file, record });
     }
     first = false;
@@ -62,8 +74,9 @@ export function watchOutsideChanges(ctx: OrchestratorContext, options: OutsideCh
     for (const { file, record } of changed) {
       if (stopped) return;
       const before = known.get(record.fork_id);
-      if (before !== undefined && before.revision > record.revision) {
-        known.set(record.fork_id, { ...before, file });
+      // A revision this process reported (or a later one) holds nothing it has not said.
+      if (before !== undefined && before.revision >= record.revision) {
+        known.set(record.fork_id, before.revision > record.revision ? { ...before, file } : { file, ...summaryOf(record) });
         continue;
       }
       known.set(record.fork_id, { file, ...summaryOf(record) });
@@ -75,15 +88,16 @@ export function watchOutsideChanges(ctx: OrchestratorContext, options: OutsideCh
       .catch(() => undefined)
       .finally(() => (polling = null));
   };
-  tick();
-  const timer = setInterval(tick, options.pollMs ?? POLL_MS);
+  // No look at once: a window subscribes as it opens, and reads the fork list then itself; what
+  // changes meanwhile is written after `since`, which the first look reports.
+  const timer = setInterval(tick, POLL_MS);
   return {
     saw(event) {
       // A fork made here and finished between two looks is known from its events alone.
-      const entry = known.get(event.fork_id) ?? { file: '', state: null, revision: -1, branches: new Map() };
+      const entry = known.get(event.fork_id) ?? UNREAD;
       known.set(event.fork_id, entry);
       if (event.type === 'fork_state' && event.revision >= entry.revision) known.set(event.fork_id, { ...entry, state: event.state, revision: event.revision });
-      if (event.type === 'branch_state') known.set(event.fork_id, { ...entry, branches: new Map([...entry.branches, [event.branch_id, event.state]]) });
+      if (event.type === 'branch_state') known.set(event.fork_id, { ...entry, branches: new Map([...(entry.branches ?? []), [event.branch_id, event.state]]) });
     },
     stop() {
       stopped = true;
@@ -96,21 +110,21 @@ function summaryOf(record: ForkRecord): Omit<Known, 'file'> {
   return { state: record.state, revision: record.revision, branches: new Map(record.branches.map((b) => [b.branch_id, b.state])) };
 }
 
-/** What moved between what was known of a fork and its record now, branches first, as a drive reports it. */
+/** What moved between what was known of a fork and its record now, branches first, as a drive reports it (a fork state only when it changed, or was not known). */
 function changes(before: Known | undefined, record: ForkRecord): ForkEvent[] {
   const events: ForkEvent[] = [];
   for (const branch of record.branches) {
-    if (before !== undefined && before.branches.get(branch.branch_id) === branch.state) continue;
+    if (before?.branches?.get(branch.branch_id) === branch.state) continue;
     events.push({ type: 'branch_state', fork_id: record.fork_id, branch_id: branch.branch_id, state: branch.state, failure_code: branch.failure_code });
   }
-  if (before === undefined || record.revision > before.revision || record.state !== before.state) {
+  if (before === undefined || before.state !== record.state) {
     events.push({ type: 'fork_state', fork_id: record.fork_id, state: record.state, revision: record.revision });
   }
   return events;
 }
 
-/** The record file's version as the file system tells it (an atomic write replaces the inode), or null when it is gone. */
-async function fileVersion(file: string): Promise<string | null> {
+/** The record file's version as the file system tells it (an atomic write replaces the inode) and when it was written, or null when it is gone. */
+async function fileVersion(file: string): Promise<{ file: string; writtenAt: number } | null> {
   const facts = await stat(file).catch(() => null);
-  return facts === null ? null : `${facts.ino}:${facts.size}:${facts.mtimeMs}`;
+  return facts === null ? null : { file: `${facts.ino}:${facts.size}:${facts.mtimeMs}`, writtenAt: facts.mtimeMs };
 }

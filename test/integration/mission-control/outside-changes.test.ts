@@ -20,36 +20,45 @@ const until = async (check: () => boolean, what: string, ms = 15_000): Promise<v
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 };
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('Mission Control hears what other processes do to the fork root (issue 14)', () => {
-  it('reports a fork started, finished and selected by the CLI as events, and its own changes once', { timeout: 120_000 }, async () => {
+  it('reports forks the CLI starts, finishes and selects as events, and its own changes once', { timeout: 120_000 }, async () => {
     const h = new ForkHarness(tempDir('citadel-mc-outside-'));
     await h.simulate({ claude: { edits: [{ path: 'src/sum.js', content: FIXED_SUM }] }, codex: { edits: [{ path: 'src/sum.js', content: WRONG_SUM }] } });
+    const start = async () => {
+      const { run, doc } = await h.startJson(['--runtimes', 'claude,codex', '--workflow', h.workflowFile], SAME_KEYS);
+      expect(run.code, run.stderr).toBe(0);
+      return doc.fork_id;
+    };
+    const before = await start();
     const { service } = await serviceOver(h);
     const events: ForkEvent[] = [];
     const unsubscribe = service.subscribe((event) => void events.push(event));
     const forkStates = (forkId: string, state: string) => events.filter((e) => e.type === 'fork_state' && e.fork_id === forkId && e.state === state);
 
-    // Driven to the end by another process: this one learns of it only from the fork root.
-    const { run, doc } = await h.startJson(['--runtimes', 'claude,codex', '--workflow', h.workflowFile], SAME_KEYS);
-    expect(run.code, run.stderr).toBe(0);
-    await until(() => forkStates(doc.fork_id, 'ready').length === 1, 'the fork the CLI drove to ready');
-    expect(events).toContainEqual({ type: 'branch_state', fork_id: doc.fork_id, branch_id: 'branch-claude', state: 'passed', failure_code: null });
-    expect(events).toContainEqual({ type: 'branch_state', fork_id: doc.fork_id, branch_id: 'branch-codex', state: 'failed', failure_code: 'VERIFIER_FAILED' });
-
-    const selected = await h.cli(['fork', 'select', doc.fork_id, 'branch-claude', '--reason', 'the verifier passed', '--actor', 'alice', '--json'], SAME_KEYS);
+    // What was there when the watch began is not news.
+    await pause(2_500);
+    expect(events).toEqual([]);
+    // A change to it made elsewhere is.
+    const selected = await h.cli(['fork', 'select', before, 'branch-claude', '--reason', 'the verifier passed', '--actor', 'alice', '--json'], SAME_KEYS);
     expect(selected.code, selected.stderr).toBe(0);
-    await until(() => forkStates(doc.fork_id, 'selected').length === 1, 'the selection the CLI made');
+    await until(() => forkStates(before, 'selected').length === 1, 'the selection the CLI made');
+
+    // A fork driven to the end by another process: this one learns of it only from the fork root.
+    const later = await start();
+    await until(() => forkStates(later, 'ready').length === 1, 'the fork the CLI drove to ready');
+    expect(events).toContainEqual({ type: 'branch_state', fork_id: later, branch_id: 'branch-claude', state: 'passed', failure_code: null });
+    expect(events).toContainEqual({ type: 'branch_state', fork_id: later, branch_id: 'branch-codex', state: 'failed', failure_code: 'VERIFIER_FAILED' });
 
     // Landed here: its event comes from this process alone, however many looks pass after it.
-    const checks = value(await service.handle('landingChecks', { fork_id: doc.fork_id }));
-    value(await service.handle('confirmLanding', { fork_id: doc.fork_id, token: checks.token ?? '' }));
-    expect(forkStates(doc.fork_id, 'landed')).toHaveLength(1);
-    await new Promise((resolve) => setTimeout(resolve, 5_000));
-    expect(forkStates(doc.fork_id, 'landed')).toHaveLength(1);
-    expect(forkStates(doc.fork_id, 'ready')).toHaveLength(1);
-    expect(forkStates(doc.fork_id, 'selected')).toHaveLength(1);
-
+    const checks = value(await service.handle('landingChecks', { fork_id: before }));
+    value(await service.handle('confirmLanding', { fork_id: before, token: checks.token ?? '' }));
+    expect(forkStates(before, 'landed')).toHaveLength(1);
+    await pause(5_000);
+    expect(forkStates(before, 'landed')).toHaveLength(1);
+    expect(forkStates(before, 'selected')).toHaveLength(1);
+    expect(forkStates(later, 'ready')).toHaveLength(1);
     unsubscribe();
   });
 });

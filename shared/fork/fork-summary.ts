@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { ForkStatusSchema, type ForkStatus } from './fork-record';
+import { forkSummaryOf } from './fork-summary-of';
+
+export { forkSummaryOf };
 
 /**
  * What Mission Control's fork list carries of each fork: what a row shows and what keeps it current
@@ -26,21 +29,6 @@ export type ForkProblem = z.infer<typeof ForkProblemSchema>;
 
 /** Every fork as `fork status` shows it (the orchestrator's and the CLI's list), before the list's summary of it. */
 export type ForkListing = ForkStatus | ForkProblem;
-
-/** A fork's list entry, from its `fork status`. */
-export function forkSummaryOf(status: ForkStatus): ForkSummary {
-  return {
-    fork_id: status.fork_id,
-    demo: status.demo,
-    state: status.state,
-    revision: status.revision,
-    created_at: status.created_at,
-    title: status.title,
-    title_standing: status.title_standing,
-    repo_name: status.repo_name,
-    branches: status.branches.map((b) => ({ branch_id: b.branch_id, profile_id: b.profile_id, state: b.state, failure_code: b.failure_code, blocked_reason: b.blocked_reason })),
-  };
-}
 
 /** A fork as the fork list carries it: its summary, or its problem as it stands. */
 export function forkListEntryOf(listing: ForkListing): ForkSummary | ForkProblem {

@@ -6,7 +6,7 @@ import ForksView from '../../renderer/src/views/ForksView.svelte';
 import { forkAlerts } from '../../renderer/src/lib/fork-alerts.svelte';
 import { proofCache } from '../../renderer/src/lib/proof-cache.svelte';
 import { fakeClient } from './support/fake-client';
-import { digest, forkSummary } from './support/fixtures';
+import { digest, forkStatus, forkSummary } from './support/fixtures';
 
 const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
 const forkId = (n: number): string => `fork-${n.toString(32).padStart(26, '0').replace(/[a-v]/g, (c) => CROCKFORD[parseInt(c, 32)] ?? '0')}`;
@@ -156,6 +156,36 @@ describe('fork list', () => {
     await fireEvent.change(await screen.findByLabelText('Show'), { target: { value: 'ready' } });
     await screen.findByText('2 of 4 forks shown');
     expect(calls.filter((c) => c.channel === 'listForks')).toHaveLength(2);
+  });
+
+  it("refreshes a fork's branch chips from its own status on a branch_state event, not from a read of every fork; an older status changes nothing", async () => {
+    const forks = manyForks(3).map((fork) => ('problem' in fork ? fork : { ...fork, state: 'running' as const, branches: fork.branches.map((b) => ({ ...b, state: 'running' as const })) }));
+    const branch = (profile: string, state: 'running' | 'passed' | 'failed', failure: 'VERIFIER_FAILED' | null = null) =>
+      ({ branch_id: `branch-${profile}`, profile_id: profile, runtime: profile, state, failure_code: failure, blocked_reason: null, blocked_code: null, attempt: 1 }) as const;
+    const statuses = [
+      forkStatus({ fork_id: forkId(1), state: 'running', revision: 1, branches: [branch('claude', 'running'), branch('codex', 'failed', 'VERIFIER_FAILED')] }),
+      forkStatus({ fork_id: forkId(1), state: 'running', revision: 0, branches: [branch('claude', 'passed'), branch('codex', 'failed', 'VERIFIER_FAILED')] }),
+    ];
+    const { client, calls, emit } = fakeClient({
+      listForks: () => ({ ok: true, value: { forks } }),
+      forkStatus: () => ({ ok: true, value: statuses.shift() ?? forkStatus({ fork_id: forkId(1), revision: 0 }) }),
+    });
+    render(ForksView, { props: { client } });
+    await screen.findByRole('table');
+    const chipsOf = (n: number) => [...(bodyRows().find((row) => row.textContent?.includes(forkId(n)))?.querySelectorAll('li') ?? [])].map((li) => li.textContent);
+    expect(chipsOf(1)).toEqual(['claude running', 'codex running']);
+
+    emit({ type: 'branch_state', fork_id: forkId(1), branch_id: 'branch-codex', state: 'failed', failure_code: 'VERIFIER_FAILED' });
+    await vi.waitFor(() => expect(chipsOf(1)).toEqual(['claude running', 'codex failed: VERIFIER_FAILED']));
+    expect(calls.map((c) => c.channel)).toEqual(['listForks', 'forkStatus']);
+    expect(calls[1]?.request).toEqual({ fork_id: forkId(1) });
+
+    // An answer older than what the list holds (revision 0 < 1) is not shown.
+    emit({ type: 'branch_state', fork_id: forkId(1), branch_id: 'branch-claude', state: 'passed', failure_code: null });
+    await vi.waitFor(() => expect(calls).toHaveLength(3));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(chipsOf(1)).toEqual(['claude running', 'codex failed: VERIFIER_FAILED']);
+    expect(chipsOf(0)).toEqual(['claude running', 'codex running']);
   });
 
   describe('telling forks apart', () => {

@@ -1,3 +1,4 @@
+import { forkSummaryOf } from '../../../shared/fork/fork-summary-of';
 import type { ForkListEntry, Reply } from '../../../shared/ipc/contract';
 import type { Client } from './client';
 import { coalesce } from './coalesce';
@@ -6,7 +7,8 @@ import { FORK_LIST_REQUEST } from './transport';
 /**
  * The window's one fork list: every reader (the Forks view, the fork alerts) shares one listForks
  * read and one parse of it, so a thousand forks are fetched and validated once, not once per
- * reader. It is kept current from fork_state events and read again when the stream (re)connects.
+ * reader. It is kept current from fork_state events (a fork's branch chips from its own status,
+ * read again on a branch_state event) and read again when the stream (re)connects.
  */
 export class ForkList {
   reply = $state.raw<Reply<'listForks'> | null>(null);
@@ -14,6 +16,9 @@ export class ForkList {
   // eslint-disable-next-line svelte/prefer-svelte-reactivity -- callbacks, not state: nothing renders from this set.
   readonly #readers = new Set<(forks: readonly ForkListEntry[]) => void>();
   #holders = 0;
+  // One coalesced status read per fork whose branches moved (a burst costs at most two reads of it).
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- callbacks, not state: nothing renders from this map.
+  readonly #branchReads = new Map<string, () => void>();
   #unsubscribe: (() => void) | null = null;
   #loading = false;
 
@@ -45,6 +50,7 @@ export class ForkList {
     this.#holders += 1;
     this.#unsubscribe ??= this.#client.onEvent((event) => {
       if (event.type === 'fork_state') this.#apply(event);
+      if (event.type === 'branch_state') this.#branchMoved(event.fork_id);
     }, this.#load);
     if (!this.#loading) this.#load();
     return () => {
@@ -72,9 +78,38 @@ export class ForkList {
     next[index] = { ...known, state: event.state, revision: event.revision };
     this.reply = { ok: true, value: { forks: next } };
   }
+
+  /** A branch of a fork changed: its chips come from the fork's own status, not a read of every fork. */
+  #branchMoved(forkId: string): void {
+    const reply = this.reply;
+    if (this.#loading || reply === null || !reply.ok) return this.#load();
+    let read = this.#branchReads.get(forkId);
+    if (read === undefined) {
+      read = coalesce(() => this.#readOne(forkId));
+      this.#branchReads.set(forkId, read);
+    }
+    read();
+  }
+
+  async #readOne(forkId: string): Promise<void> {
+    const answer = await this.#client.call('forkStatus', { fork_id: forkId });
+    const reply = this.reply;
+    if (this.#loading || reply === null || !reply.ok) return;
+    const { forks } = reply.value;
+    const index = forks.findIndex((f) => f.fork_id === forkId);
+    const known = forks[index];
+    // Gone, unreadable or not listed yet: the list as a whole says what it is now.
+    if (!answer.ok || known === undefined || 'problem' in known) return this.#load();
+    // A read (or event) already holds a newer revision: this answer is older news.
+    if (answer.value.revision < known.revision) return;
+    const next = [...forks];
+    next[index] = forkSummaryOf(answer.value);
+    this.reply = { ok: true, value: { forks: next } };
+  }
 }
 
 const lists = new WeakMap<Client, ForkList>();
+
 
 /** The one fork list of this client (one per window in the app; one per fake client in tests). */
 export function forkListOf(client: Client): ForkList {

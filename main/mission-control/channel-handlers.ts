@@ -1,4 +1,4 @@
-import { forkListEntryOf } from '../../shared/fork/fork-summary';
+import { forkListEntryOf } from '../../shared/fork/fork-summary-of';
 import { selectedAgainstEvidence } from '../../shared/fork/selection-evidence';
 import type { ChannelName, ChannelRequest, ChannelResponse } from '../../shared/ipc/contract';
 import type { OrchestratorContext } from '../host/context';

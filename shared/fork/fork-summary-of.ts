@@ -1,5 +1,5 @@
 import type { ForkStatus } from './fork-record';
-import type { ForkSummary } from './fork-summary';
+import type { ForkListing, ForkProblem, ForkSummary } from './fork-summary';
 
 // Apart from fork-summary.ts, which builds the schemas, so the renderer's first page can project a
 // fork's status into its list entry without loading zod.
@@ -17,4 +17,9 @@ export function forkSummaryOf(status: ForkStatus): ForkSummary {
     repo_name: status.repo_name,
     branches: status.branches.map((b) => ({ branch_id: b.branch_id, profile_id: b.profile_id, state: b.state, failure_code: b.failure_code, blocked_reason: b.blocked_reason })),
   };
+}
+
+/** A fork as the fork list carries it: its summary, or its problem as it stands. */
+export function forkListEntryOf(listing: ForkListing): ForkSummary | ForkProblem {
+  return 'problem' in listing ? listing : forkSummaryOf(listing);
 }

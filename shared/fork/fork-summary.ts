@@ -1,8 +1,5 @@
 import { z } from 'zod';
 import { ForkStatusSchema, type ForkStatus } from './fork-record';
-import { forkSummaryOf } from './fork-summary-of';
-
-export { forkSummaryOf };
 
 /**
  * What Mission Control's fork list carries of each fork: what a row shows and what keeps it current
@@ -29,8 +26,3 @@ export type ForkProblem = z.infer<typeof ForkProblemSchema>;
 
 /** Every fork as `fork status` shows it (the orchestrator's and the CLI's list), before the list's summary of it. */
 export type ForkListing = ForkStatus | ForkProblem;
-
-/** A fork as the fork list carries it: its summary, or its problem as it stands. */
-export function forkListEntryOf(listing: ForkListing): ForkSummary | ForkProblem {
-  return 'problem' in listing ? listing : forkSummaryOf(listing);
-}

@@ -1,7 +1,8 @@
 import { sha256Digest } from '../../../shared/digest';
 import type { BranchEvidence } from '../../../shared/fork/compare';
 import { ForkStatusSchema, type ForkStatus } from '../../../shared/fork/fork-record';
-import { forkSummaryOf, type ForkSummary } from '../../../shared/fork/fork-summary';
+import type { ForkSummary } from '../../../shared/fork/fork-summary';
+import { forkSummaryOf } from '../../../shared/fork/fork-summary-of';
 import { modelProof } from '../../../shared/fork/model-proof';
 import { ExecutionReceiptSchema, type ExecutionReceipt } from '../../../shared/fork/receipts';
 import { TelemetrySchema, type Telemetry } from '../../../shared/runtime/telemetry';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ForkStatusSchema } from '../../../shared/fork/fork-record';
-import { forkListEntryOf, ForkSummarySchema, forkSummaryOf } from '../../../shared/fork/fork-summary';
+import { ForkSummarySchema } from '../../../shared/fork/fork-summary';
+import { forkListEntryOf, forkSummaryOf } from '../../../shared/fork/fork-summary-of';
 import { forkStatus } from '../../component/support/fixtures';
 
 describe('the fork list’s summary of a fork', () => {

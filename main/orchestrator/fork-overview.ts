@@ -46,7 +46,14 @@ async function selectionShown(ctx: Pick<OrchestratorContext, 'store'>, forkId: s
   const read = await readBoundedBytes(file, storedFileMaxBytes(file), 'refuse');
   // Only a private copy that is the reason the record binds is shown as it.
   const reason = read.ok && sha256Digest(read.bytes) === selection.reason_digest ? read.bytes.toString('utf8') : null;
-  return { branch_id: selection.branch_id, actor: selection.actor, selected_at: selection.selected_at, reason, reason_digest: selection.reason_digest };
+  return {
+    branch_id: selection.branch_id,
+    actor: selection.actor,
+    selected_at: selection.selected_at,
+    reason,
+    reason_digest: selection.reason_digest,
+    against_evidence: selection.against_evidence ?? null,
+  };
 }
 
 async function landingShown(repoPath: string | null, landing: LandingRecord): Promise<NonNullable<ForkOverview['landing']>> {

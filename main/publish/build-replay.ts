@@ -80,6 +80,8 @@ export async function buildReplay(ctx: OrchestratorContext, forkId: string, veri
       ...(selection.problem === null ? {} : { problem: selection.problem }),
       // A selection made before selections were signed: it stands on the journal alone, and says so.
       ...(selection.unsigned ? { signature: 'unsigned' as const } : {}),
+      // Made against the evidence, acknowledged and signed: the fact, not the operator's words.
+      ...(selection.holds?.against_evidence === undefined ? {} : { against_evidence: true as const }),
     },
     landing: { landed: landing.holds !== null, landed_at: landing.holds?.landed_at ?? null, ...(landing.problem === null ? {} : { problem: landing.problem }) },
   };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DigestSchema } from '../digest';
 import { BranchIdSchema, CommitShaSchema, ForkIdSchema, IsoTimeSchema } from './ids';
+import { AgainstEvidenceSchema } from './selection-evidence';
 
 /**
  * The Fork page header (issue 14 item 2): what the operator needs to recognise a fork and find its
@@ -26,6 +27,8 @@ export const ForkOverviewSchema = z.strictObject({
       /** The reason's text, when the private copy beside the record matches its digest; else null, and only the digest is known. */
       reason: z.string().nullable(),
       reason_digest: DigestSchema,
+      /** The acknowledgement a selection made against the evidence carries (signed with it); null when it agreed with the evidence. */
+      against_evidence: AgainstEvidenceSchema.nullable(),
     })
     .nullable(),
   landing: z

@@ -74,6 +74,7 @@ export const ReplaySchema = z.strictObject({
   /**
    * `problem`: a selection record is stored but does not stand (another fork's, its signature does not verify, or a branch not
    * comparable now), so none is shown. `signature: 'unsigned'`: a standing selection made before selections were signed, bound by the journal alone.
+   * `against_evidence: true`: the standing selection was made against the evidence (a branch not recommended, or whose verifier did not pass), acknowledged.
    */
   selection: z.strictObject({
     selected: z.boolean(),
@@ -81,6 +82,7 @@ export const ReplaySchema = z.strictObject({
     selected_at: z.string().nullable(),
     problem: z.literal('selection_unverified').optional(),
     signature: z.literal('unsigned').optional(),
+    against_evidence: z.literal(true).optional(),
   }),
   /** `problem`: a landing is recorded (landing.json, or a journaled `done`) but does not hold, so the fork is not shown landed. */
   landing: z.strictObject({ landed: z.boolean(), landed_at: z.string().nullable(), problem: z.literal('landing_unverified').optional() }),

@@ -186,7 +186,7 @@ describe('fork view', () => {
 
   describe('what the fork is, and where its work is', () => {
     it('heads the page with the title, repository, base, selection with its reason and the landing merge commit', async () => {
-      const selection = { branch_id: 'branch-claude', actor: 'alice', selected_at: '2026-11-29T21:00:00.000Z', reason: 'its verifier passed', reason_digest: digest('reason') };
+      const selection = { branch_id: 'branch-claude', actor: 'alice', selected_at: '2026-11-29T21:00:00.000Z', reason: 'its verifier passed', reason_digest: digest('reason'), against_evidence: null };
       const landing = { status: 'landed' as const, branch_id: 'branch-claude', target_branch: 'main', merge_commit: MERGE, landed_at: '2026-11-29T21:05:00.000Z', on_target_branch: true };
       render(ForkView, { props: { client: setup(overview({ selection, landing })).client, forkId: FORK_ID } });
       expect(await screen.findByRole('heading', { level: 2, name: 'Make sum add its arguments' })).toBeInTheDocument();
@@ -197,10 +197,21 @@ describe('fork view', () => {
       expect(screen.getByTestId('fork-landing')).toHaveTextContent('landed branch-claude into main as merge commit c0ffee111111');
       expect(screen.getByTestId('merge-commit')).toHaveAttribute('title', MERGE);
       expect(screen.getByTestId('fork-landing')).not.toHaveTextContent('not on main now');
+      expect(screen.queryByTestId('against-evidence-warning')).toBeNull();
     });
 
     it('says when only the reason digest is known, the title cannot be shown, or the merge left the branch', async () => {
-      const selection = { branch_id: 'branch-codex', actor: 'bob', selected_at: '2026-11-29T21:00:00.000Z', reason: null, reason_digest: digest('reason') };
+      const selection = {
+        branch_id: 'branch-codex',
+        actor: 'bob',
+        selected_at: '2026-11-29T21:00:00.000Z',
+        reason: null,
+        reason_digest: digest('reason'),
+        against_evidence: {
+          acknowledged: true as const,
+          evidence: { outcome: 'recommend' as const, recommended_branch_id: 'branch-claude', verifier_status: 'failed' as const, status: 'failed' as const, failure_code: 'VERIFIER_FAILED' as const, required_evidence: { required: 1, present: 1 } },
+        },
+      };
       const landing = { status: 'landed' as const, branch_id: 'branch-codex', target_branch: 'main', merge_commit: MERGE, landed_at: '2026-11-29T21:05:00.000Z', on_target_branch: false };
       render(ForkView, { props: { client: setup(overview({ title: null, title_standing: 'unverified', repo_branch: null, selection, landing })).client, forkId: FORK_ID } });
       expect(await screen.findByRole('heading', { level: 2, name: 'Objective unverified' })).toBeInTheDocument();
@@ -209,6 +220,11 @@ describe('fork view', () => {
       expect(screen.getByTestId('fork-selection')).not.toHaveTextContent('Reason:');
       expect(screen.getByTestId('fork-base')).toHaveTextContent('no branch checked out now');
       expect(screen.getByTestId('fork-landing')).toHaveTextContent('not on main now');
+      // Selected against the evidence: the header says what the evidence said, as the land wizard does.
+      expect(within(screen.getByTestId('fork-selection')).getByTestId('against-evidence-warning')).toHaveTextContent('Selected against the evidence.');
+      expect(within(screen.getByTestId('fork-selection')).getByTestId('against-evidence-warning')).toHaveTextContent(
+        "branch-codex's verifier failed (VERIFIER_FAILED); the comparison recommends branch-claude",
+      );
     });
 
     it('shows each worktree path with Copy, and offers no Open under the web host', async () => {

@@ -7,6 +7,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openOrchestratorContext } from '../../../main/host/open-context';
+import { forkOverview } from '../../../main/orchestrator/index';
 import type { SelectionRecord } from '../../../shared/fork/landing';
 import { FIXED_SUM, ForkHarness, parseDoc, WRONG_SUM } from '../../support/fork-harness';
 import { useTempDirs } from '../../support/temp-dir';
@@ -68,6 +70,13 @@ describe('selecting against the evidence', () => {
     expect(planJson.token).toMatch(/^[0-9a-f]{12}$/);
     expect(planJson.against_evidence).toEqual({ branch_id: 'branch-codex', ...selection.against_evidence });
 
+    // The public replay says so (the fact alone); the Fork page's header shows what the evidence said.
+    const replay = await h.cli(['fork', 'replay', doc.fork_id], env);
+    expect(replay.code, replay.stderr).toBe(0);
+    expect(JSON.parse(replay.stdout)).toMatchObject({ selection: { selected: true, branch_id: 'branch-codex', against_evidence: true } });
+    const ctx = await openOrchestratorContext({ env: h.env(env) });
+    expect((await forkOverview(ctx, doc.fork_id)).selection?.against_evidence).toEqual(selection.against_evidence);
+
     // The acknowledgement is bound: a selection.json without it is not the recorded selection.
     const without: Partial<SelectionRecord> = { ...selection };
     delete without.against_evidence;
@@ -85,5 +94,7 @@ describe('selecting against the evidence', () => {
     expect(clean.code, clean.stderr).toBe(0);
     expect(clean.stdout).not.toContain('WARNING');
     expect(JSON.parse((await h.cli(['fork', 'land', doc.fork_id, '--json'], env)).stdout)).toMatchObject({ against_evidence: null });
+    expect(JSON.parse((await h.cli(['fork', 'replay', doc.fork_id], env)).stdout).selection).not.toHaveProperty('against_evidence');
+    expect((await forkOverview(ctx, doc.fork_id)).selection?.against_evidence).toBeNull();
   });
 });

@@ -40,14 +40,17 @@ export interface MissionControl extends MissionControlService {
  */
 export function createMissionControlService(ctx: OrchestratorContext, options: MissionControlOptions = {}): MissionControl {
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
-  const hub = createEventHub((error) => log(`an event subscriber threw and was unsubscribed: ${String(error)}`));
+  const hub = createEventHub((error) => {
+    log(`an event subscriber threw and was unsubscribed: ${String(error)}`);
+    stopWatchingWhenUnheard();
+  });
   // Changes other processes make to the fork root, watched while anyone listens (outside-changes.ts).
   let outside: OutsideChangeWatch | null = null;
-  const stopWatchingWhenUnheard = (): void => {
+  function stopWatchingWhenUnheard(): void {
     if (hub.size() > 0) return;
     outside?.stop();
     outside = null;
-  };
+  }
   const engine: OrchestratorContext = {
     ...ctx,
     events: (event) => {
@@ -59,13 +62,7 @@ export function createMissionControlService(ctx: OrchestratorContext, options: M
   const drives = createBackgroundDrives(engine, log);
   const subscribe = (listener: (event: ForkEvent) => void): (() => void) => {
     const unsubscribe = hub.subscribe(listener);
-    outside ??= watchOutsideChanges(ctx, {
-      publish: (event) => {
-        hub.publish(event);
-        stopWatchingWhenUnheard();
-      },
-      drivenHere: () => drives.running(),
-    });
+    outside ??= watchOutsideChanges(ctx, { publish: (event) => hub.publish(event), drivenHere: () => drives.running() });
     return () => {
       unsubscribe();
       stopWatchingWhenUnheard();

@@ -58,6 +58,11 @@ export function startLiveMonitor(run: LiveRun): LiveMonitor {
   const stopping = new AbortController();
   const key = `${run.forkId}/${run.branchId}`;
   const follower = run.activity === undefined ? null : new LogFollower(run.stdoutFile);
+  // This monitor's own entries in the shared maps: a monitor of an earlier attempt that stops late
+  // removes only its own, never the next attempt's.
+  let latestDiff: PastForkEvent | null = null;
+  const activitiesSoFar: PastForkEvent[] = [];
+  recentActivities.set(key, activitiesSoFar);
 
   // Made at the first tick, removed on stop: the diff's own git dir (liveGitDir), so no config of the agent's is read.
   let live: Promise<LiveGitDir> | null = null;
@@ -72,7 +77,8 @@ export function startLiveMonitor(run: LiveRun): LiveMonitor {
         if (stopped || (last !== null && sameDiff(diff, last))) return;
         last = diff;
         const event = { type: 'live_diff' as const, fork_id: run.forkId, branch_id: run.branchId, ...diff };
-        latestDiffs.set(key, { at: new Date().toISOString(), event });
+        latestDiff = { at: new Date().toISOString(), event };
+        latestDiffs.set(key, latestDiff);
         run.events(event);
       })
       .catch(() => undefined)
@@ -88,7 +94,7 @@ export function startLiveMonitor(run: LiveRun): LiveMonitor {
         const activities = lines.map((line) => read(line)).filter((activity) => activity !== null);
         for (const activity of await streamableActivities(activities.slice(-MAX_ACTIVITIES_PER_TICK))) {
           const event = { type: 'runtime_activity' as const, fork_id: run.forkId, branch_id: run.branchId, ...activity };
-          if (!stopped) remember(recentActivities, key, { at: new Date().toISOString(), event });
+          if (!stopped) remember(activitiesSoFar, { at: new Date().toISOString(), event });
           run.events(event);
         }
       })
@@ -106,8 +112,8 @@ export function startLiveMonitor(run: LiveRun): LiveMonitor {
       stopped = true;
       clearInterval(diffTimer);
       if (outputTimer !== null) clearInterval(outputTimer);
-      latestDiffs.delete(key);
-      recentActivities.delete(key);
+      if (latestDiffs.get(key) === latestDiff) latestDiffs.delete(key);
+      if (recentActivities.get(key) === activitiesSoFar) recentActivities.delete(key);
       stopping.abort();
       await Promise.all([diffing, following]);
       await live?.then((dir) => dir.dispose(), () => undefined);
@@ -129,11 +135,9 @@ export function recentLiveActivities(forkId: string): PastForkEvent[] {
   return [...recentActivities.values()].flat().filter(({ event }) => event.fork_id === forkId);
 }
 
-function remember(store: Map<string, PastForkEvent[]>, key: string, entry: PastForkEvent): void {
-  const kept = store.get(key) ?? [];
+function remember(kept: PastForkEvent[], entry: PastForkEvent): void {
   kept.push(entry);
   if (kept.length > MAX_RECENT_ACTIVITIES) kept.splice(0, kept.length - MAX_RECENT_ACTIVITIES);
-  store.set(key, kept);
 }
 
 function sameDiff(a: LiveDiff, b: LiveDiff): boolean {

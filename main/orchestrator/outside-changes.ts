@@ -24,23 +24,28 @@ interface Known {
   /** The record file's version last read; '' when only this process's events have been seen. */
   readonly file: string;
   readonly state: ForkRecord['state'] | null;
-  readonly revision: number;
-  /** null until a record is read: every branch's state is then reported, as none is known. */
-  readonly branches: ReadonlyMap<string, ForkRecord['branches'][number]['state']> | null;
+  /** Each branch's state and failure code; null until a record is read or an event seen. */
+  readonly branches: ReadonlyMap<string, string> | null;
 }
 
 /** A fork whose record has not been read: nothing of it is known. */
-const UNREAD: Known = { file: '', state: null, revision: -1, branches: null };
+const UNREAD: Known = { file: '', state: null, branches: null };
+
+const branchFacts = (state: string, failure: string | null): string => `${state}\n${failure ?? ''}`;
 
 /**
  * Changes to the fork root made by another process (a `citadel fork start` in a terminal, a
  * `fork select` or `fork land` there, another window's drive), reported as this process's own
- * are: a fork_state for a new fork or a new state, a branch_state for each branch whose state
- * moved. Each fork's record is read only when its file changed; the first look, a poll after the
- * watch began, learns what was there before it. Live diffs and runtime output stay with the process that drives the run.
+ * are: a fork_state for a new fork or a new state, a branch_state for each branch whose state or
+ * failure moved. Each fork's record is read only when its file changed; the first look, a poll
+ * after the watch began, learns what was there before it without reading it. Live diffs and
+ * runtime output stay with the process that drives the run.
  */
 export function watchOutsideChanges(ctx: OrchestratorContext, options: OutsideChangeOptions): OutsideChangeWatch {
   const known = new Map<string, Known>();
+  // How many of its own events this process has reported per fork: a read taken while one came
+  // may predate it, so it is dropped and taken again at the next look.
+  const heard = new Map<string, number>();
   const since = Date.now();
   let first = true;
   let polling: Promise<void> | null = null;
@@ -48,39 +53,39 @@ export function watchOutsideChanges(ctx: OrchestratorContext, options: OutsideCh
 
   const look = async (): Promise<void> => {
     const driven = new Set(options.drivenHere());
-    const changed: { file: string; record: ForkRecord }[] = [];
+    const changed: { file: string; record: ForkRecord; heard: number }[] = [];
     for (const forkId of await ctx.store.listForkIds()) {
       if (stopped) return;
+      const heardBefore = heard.get(forkId) ?? 0;
       const version = await fileVersion(ctx.store.file(forkId, 'record'));
       if (version === null) continue;
       const { file, writtenAt } = version;
-      if (known.get(forkId)?.file === file) continue;
+      const entry = known.get(forkId) ?? UNREAD;
+      if (entry.file === file) continue;
       // The first look reads no record written before the watch began (a thousand forks would be a
       // thousand parses): it learns each file's version; a fork's states are learnt at its first change.
       if (first && writtenAt <= since) {
-        known.set(forkId, { ...(known.get(forkId) ?? UNREAD), file });
+        known.set(forkId, { ...entry, file });
         continue;
       }
       const record = await ctx.store.readRecord(forkId).catch(() => null);
-      if (record === null) continue;
-      if (driven.has(forkId)) known.set(forkId, { file, ...summaryOf(record) });
-      else changed.push({ file, record });
+      // Unreadable now: not read again until the file changes (the fork list says what it is).
+      if (record === null) known.set(forkId, { ...entry, file });
+      else if (driven.has(forkId)) {
+        if ((heard.get(forkId) ?? 0) === heardBefore) known.set(forkId, { file, ...summaryOf(record) });
+      } else changed.push({ file, record, heard: heardBefore });
     }
     first = false;
     if (changed.length === 0) return;
     // This process writes a record before it reports the change: a change read in between is its
     // own, and its event comes within moments. Only what is still unreported after SETTLE_MS is news.
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-    for (const { file, record } of changed) {
+    for (const { file, record, heard: heardBefore } of changed) {
       if (stopped) return;
+      if ((heard.get(record.fork_id) ?? 0) !== heardBefore) continue;
       const before = known.get(record.fork_id);
-      // A revision this process reported (or a later one) holds nothing it has not said.
-      if (before !== undefined && before.revision >= record.revision) {
-        known.set(record.fork_id, before.revision > record.revision ? { ...before, file } : { file, ...summaryOf(record) });
-        continue;
-      }
       known.set(record.fork_id, { file, ...summaryOf(record) });
-      for (const event of changes(before, record)) options.publish(event);
+      for (const event of changes(before, record, since)) options.publish(event);
     }
   };
   const tick = (): void => {
@@ -91,13 +96,16 @@ export function watchOutsideChanges(ctx: OrchestratorContext, options: OutsideCh
   // No look at once: a window subscribes as it opens, and reads the fork list then itself; what
   // changes meanwhile is written after `since`, which the first look reports.
   const timer = setInterval(tick, POLL_MS);
+  timer.unref();
   return {
     saw(event) {
+      heard.set(event.fork_id, (heard.get(event.fork_id) ?? 0) + 1);
       // A fork made here and finished between two looks is known from its events alone.
       const entry = known.get(event.fork_id) ?? UNREAD;
-      known.set(event.fork_id, entry);
-      if (event.type === 'fork_state' && event.revision >= entry.revision) known.set(event.fork_id, { ...entry, state: event.state, revision: event.revision });
-      if (event.type === 'branch_state') known.set(event.fork_id, { ...entry, branches: new Map([...(entry.branches ?? []), [event.branch_id, event.state]]) });
+      if (event.type === 'fork_state') known.set(event.fork_id, { ...entry, state: event.state });
+      else if (event.type === 'branch_state') {
+        known.set(event.fork_id, { ...entry, branches: new Map([...(entry.branches ?? []), [event.branch_id, branchFacts(event.state, event.failure_code)]]) });
+      } else known.set(event.fork_id, entry);
     },
     stop() {
       stopped = true;
@@ -107,19 +115,25 @@ export function watchOutsideChanges(ctx: OrchestratorContext, options: OutsideCh
 }
 
 function summaryOf(record: ForkRecord): Omit<Known, 'file'> {
-  return { state: record.state, revision: record.revision, branches: new Map(record.branches.map((b) => [b.branch_id, b.state])) };
+  return { state: record.state, branches: new Map(record.branches.map((b) => [b.branch_id, branchFacts(b.state, b.failure_code)])) };
 }
 
-/** What moved between what was known of a fork and its record now, branches first, as a drive reports it (a fork state only when it changed, or was not known). */
-function changes(before: Known | undefined, record: ForkRecord): ForkEvent[] {
+/**
+ * What moved between what was known of a fork and its record now, branches first, as a drive
+ * reports it. A fork never seen is new: all of it is news. Of one that was there before the watch
+ * and never read, only what its history records after the watch began.
+ */
+function changes(before: Known | undefined, record: ForkRecord, since: number): ForkEvent[] {
+  const movedSince = (history: readonly { at: string }[]): boolean => Date.parse(history.at(-1)?.at ?? '') > since;
   const events: ForkEvent[] = [];
   for (const branch of record.branches) {
-    if (before?.branches?.get(branch.branch_id) === branch.state) continue;
+    const was = before?.branches?.get(branch.branch_id);
+    if (was === branchFacts(branch.state, branch.failure_code)) continue;
+    if (before !== undefined && was === undefined && !movedSince(branch.history)) continue;
     events.push({ type: 'branch_state', fork_id: record.fork_id, branch_id: branch.branch_id, state: branch.state, failure_code: branch.failure_code });
   }
-  if (before === undefined || before.state !== record.state) {
-    events.push({ type: 'fork_state', fork_id: record.fork_id, state: record.state, revision: record.revision });
-  }
+  const forkMoved = before === undefined || (before.state === null ? movedSince(record.history) : before.state !== record.state);
+  if (forkMoved) events.push({ type: 'fork_state', fork_id: record.fork_id, state: record.state, revision: record.revision });
   return events;
 }
 

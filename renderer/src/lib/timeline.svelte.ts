@@ -71,8 +71,9 @@ export class ForkTimeline {
 }
 
 // A past event's time comes from the orchestrator's clock, a live one's from the window's: the same
-// machine's, read a moment apart.
-const TWIN_SLACK_MS = 5_000;
+// machine's, read moments apart; a change another process made reaches the window a poll or two
+// after it was written (main/orchestrator/outside-changes.ts).
+const TWIN_SLACK_MS = 10_000;
 
 /** The recent past entries, counted by what happened, each to be taken as one live entry's twin. */
 class Twins {

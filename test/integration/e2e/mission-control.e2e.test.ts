@@ -102,6 +102,8 @@ describe('Mission Control in real Chromium over the loopback web host', () => {
     // The contract still loads once the list is drawn (the refusal shows it was asked for).
     await see.poll(() => refused.length, STEP).toBeGreaterThan(0);
     expect(pageErrors).toEqual([]);
+    // A handler still fetching a chunk when the context closes would reject with "disposed".
+    await context.unrouteAll({ behavior: 'wait' });
     await context.close();
   });
 

@@ -80,7 +80,8 @@ export const DecisionPredicateSchema = z.strictObject({
   /** Every branch of the signed set, attested or not, so a recipient sees what was left out. */
   branches: z.array(z.strictObject({ branch_id: z.string(), receipt_verified: z.boolean(), execution_receipt_digest: DigestSchema.nullable() })),
   comparison: ReplaySchema.shape.comparison,
-  selection: ReplaySchema.shape.selection,
+  // v1's shape: the replay's later `against_evidence` mark is not part of it (a new field is a new vN).
+  selection: ReplaySchema.shape.selection.omit({ against_evidence: true }),
   landing: ReplaySchema.shape.landing.extend({ merge_commit: CommitShaSchema.nullable() }),
   artifacts: ArtifactDigestsSchema,
 });

@@ -10,9 +10,10 @@ import {
   landedSubjectName,
   type BranchStatement,
   type CommitSubject,
+  type DecisionPredicate,
   type DecisionStatement,
 } from '../../../shared/publish/attestation';
-import type { ProofReport } from '../../../shared/publish/replay';
+import type { ProofReport, Replay } from '../../../shared/publish/replay';
 import type { VerifiedFork } from '../verify-fork';
 
 /** What the statements are built from: the fork verified now, its proof report (with the replay), and what they digest to. */
@@ -83,7 +84,7 @@ export function buildStatements(inputs: AttestationInputs): [...BranchStatement[
       contract,
       branches: verified.branches.map((b) => ({ branch_id: b.branch_id, receipt_verified: b.receipt_verified, execution_receipt_digest: b.execution_receipt_digest })),
       comparison: replay.comparison,
-      selection: replay.selection,
+      selection: v1Selection(replay.selection),
       landing: { ...replay.landing, merge_commit: inputs.mergeCommit },
       artifacts,
     },
@@ -98,4 +99,12 @@ export function resultSubject(forkId: string, branchId: string, receipt: Pick<Ex
 
 function changed(forkId: string): CitadelError {
   return new CitadelError('FORK_STATE_CONFLICT', `the evidence of fork ${forkId} changed while it was being attested; run the command again`, { details: { fork_id: forkId } });
+}
+
+/**
+ * The selection as the v1 decision predicate has it (shared/publish/attestation.ts): the replay's,
+ * without its later `against_evidence` mark, which the replay this predicate binds by digest carries.
+ */
+function v1Selection({ selected, branch_id, selected_at, problem, signature }: Replay['selection']): DecisionPredicate['selection'] {
+  return { selected, branch_id, selected_at, ...(problem === undefined ? {} : { problem }), ...(signature === undefined ? {} : { signature }) };
 }

@@ -76,6 +76,13 @@ describe('selecting against the evidence', () => {
     expect(JSON.parse(replay.stdout)).toMatchObject({ selection: { selected: true, branch_id: 'branch-codex', against_evidence: true } });
     const ctx = await openOrchestratorContext({ env: h.env(env) });
     expect((await forkOverview(ctx, doc.fork_id)).selection?.against_evidence).toEqual(selection.against_evidence);
+    // The v1 decision attestation keeps its shape (a new field would be a new vN): the selection
+    // without the mark, bound to the replay that carries it.
+    const attested = await h.cli(['fork', 'attest', doc.fork_id], env);
+    expect(attested.code, attested.stderr).toBe(0);
+    const statements = attested.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(Buffer.from((JSON.parse(line) as { payload: string }).payload, 'base64').toString('utf8')) as { predicateType: string; predicate: { selection?: unknown } });
+    const decision = statements.find((statement) => statement.predicateType === 'urn:citadel:attestation:fork-decision:v1');
+    expect(decision?.predicate.selection).toEqual({ selected: true, branch_id: 'branch-codex', selected_at: selection.selected_at });
 
     // The acknowledgement is bound: a selection.json without it is not the recorded selection.
     const without: Partial<SelectionRecord> = { ...selection };

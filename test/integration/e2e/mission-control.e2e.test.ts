@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect as see } from '@playwright/test';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openOrchestratorContext } from '../../../main/host/open-context';
 import { createMissionControlService, type MissionControl } from '../../../main/mission-control/service';
@@ -60,6 +60,24 @@ afterAll(async () => {
   if (base !== undefined) rmSync(base, { recursive: true, force: true });
 }, 60_000);
 
+/** Records each notification the context's pages raise (the operator allowed them: the context grants the permission). */
+async function recordNotifications(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const Real = window.Notification;
+    const shown: string[] = [];
+    const Recording = function (title: string, options?: NotificationOptions) {
+      shown.push(`${title} | ${options?.body ?? ''}`);
+      return new Real(title, options);
+    } as unknown as typeof Notification;
+    Object.defineProperty(Recording, 'permission', { get: () => Real.permission });
+    Object.defineProperty(Recording, 'requestPermission', { value: () => Real.requestPermission() });
+    Object.defineProperty(window, 'Notification', { value: Recording });
+    Object.defineProperty(window, '__notifications', { value: shown });
+  });
+}
+
+const notificationsOf = (page: Page): Promise<string[]> => page.evaluate(() => (window as unknown as { __notifications: string[] }).__notifications);
+
 const shoot = (page: Page, name: string): Promise<Buffer> => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
 
 async function shootAt(page: Page, target: Locator, name: string): Promise<void> {
@@ -109,19 +127,7 @@ describe('Mission Control in real Chromium over the loopback web host', () => {
 
   it('creates, watches, compares, selects, lands (refused, then landed) and replays a fork', { timeout: 300_000 }, async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light', acceptDownloads: true, permissions: ['notifications'] });
-    // Records each notification the page raises (the operator allowed them: the context grants the permission).
-    await context.addInitScript(() => {
-      const Real = window.Notification;
-      const shown: string[] = [];
-      const Recording = function (title: string, options?: NotificationOptions) {
-        shown.push(`${title} | ${options?.body ?? ''}`);
-        return new Real(title, options);
-      } as unknown as typeof Notification;
-      Object.defineProperty(Recording, 'permission', { get: () => Real.permission });
-      Object.defineProperty(Recording, 'requestPermission', { value: () => Real.requestPermission() });
-      Object.defineProperty(window, 'Notification', { value: Recording });
-      Object.defineProperty(window, '__notifications', { value: shown });
-    });
+    await recordNotifications(context);
     // Every CSP violation the pages report (the web host forbids eval: zod must run jitless).
     const cspViolations: string[] = [];
     await context.exposeBinding('__cspViolation', (_source, text: string) => void cspViolations.push(text));
@@ -221,7 +227,7 @@ describe('Mission Control in real Chromium over the loopback web host', () => {
     await see(codex.getByRole('log', { name: 'Live events of branch-codex' })).toContainText('state failed · VERIFIER_FAILED', RUN);
     await see(page.getByRole('log', { name: 'Live events of the fork' })).toContainText('fork ready', RUN);
     // The fork became ready while the page watched: a notification, and the window title counts it.
-    await expect.poll(() => page.evaluate(() => (window as unknown as { __notifications: string[] }).__notifications), STEP).toContainEqual(
+    await expect.poll(() => notificationsOf(page), STEP).toContainEqual(
       `Citadel: fork ready | Fork ${forkId} is ready: compare its branches and select one.`,
     );
     await see(page).toHaveTitle('(1 ready) Citadel Mission Control', STEP);
@@ -430,6 +436,32 @@ describe('Mission Control in real Chromium over the loopback web host', () => {
     expect(cspViolations).toEqual([]);
     // Accessibility: no serious or critical axe-core violation on any view, light or dark.
     expect(a11y).toEqual([]);
+    await context.close();
+  });
+  // Operators keep a terminal beside Mission Control: a fork started there shows up in the open
+  // page (main watches the fork root), its state moves as the CLI drives it, and its end notifies.
+  it('shows a fork the CLI starts and drives, live, and notifies when it is ready', { timeout: 180_000 }, async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light', permissions: ['notifications'] });
+    await recordNotifications(context);
+    const page = await context.newPage();
+    let loads = 0;
+    page.on('load', () => (loads += 1));
+    await page.goto(host.url);
+    await see(page.getByRole('heading', { level: 1, name: 'Forks' })).toBeVisible(STEP);
+
+    const objective = 'Make sum add its arguments, from a terminal';
+    const started = h.cli(['fork', 'start', objective, '--repo', h.repo, '--runtimes', 'claude,codex', '--workflow', h.workflowFile, '--json'], { CITADEL_KEYSTORE: 'file' });
+    const row = page.locator('table.forks tbody tr', { hasText: objective });
+    await see(row).toBeVisible(RUN);
+    await see(row).toContainText('running', STEP);
+    const run = await started;
+    expect(run.code, run.stderr).toBe(0);
+    const forkId = (JSON.parse(run.stdout) as { fork_id: string }).fork_id;
+    await see(row).toContainText('ready', RUN);
+    await see(row.getByRole('list', { name: '2 branches' })).toContainText('claude passed', STEP);
+    await see(row.getByRole('list', { name: '2 branches' })).toContainText('codex failed: VERIFIER_FAILED', STEP);
+    await expect.poll(() => notificationsOf(page), STEP).toContainEqual(`Citadel: fork ready | Fork ${forkId} is ready: compare its branches and select one.`);
+    expect(loads).toBe(1);
     await context.close();
   });
 });

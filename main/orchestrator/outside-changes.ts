@@ -100,12 +100,12 @@ export function watchOutsideChanges(ctx: OrchestratorContext, options: OutsideCh
   return {
     saw(event) {
       heard.set(event.fork_id, (heard.get(event.fork_id) ?? 0) + 1);
-      // A fork made here and finished between two looks is known from its events alone.
+      // A fork made here and finished between two looks is known from its state events alone.
       const entry = known.get(event.fork_id) ?? UNREAD;
       if (event.type === 'fork_state') known.set(event.fork_id, { ...entry, state: event.state });
-      else if (event.type === 'branch_state') {
+      if (event.type === 'branch_state') {
         known.set(event.fork_id, { ...entry, branches: new Map([...(entry.branches ?? []), [event.branch_id, branchFacts(event.state, event.failure_code)]]) });
-      } else known.set(event.fork_id, entry);
+      }
     },
     stop() {
       stopped = true;

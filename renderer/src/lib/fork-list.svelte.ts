@@ -110,7 +110,6 @@ export class ForkList {
 
 const lists = new WeakMap<Client, ForkList>();
 
-
 /** The one fork list of this client (one per window in the app; one per fake client in tests). */
 export function forkListOf(client: Client): ForkList {
   let list = lists.get(client);

@@ -383,6 +383,7 @@ class ForkDriver {
       base: this.record.base_revision,
       includes: this.fork.contract.worktree_include ?? [],
       stdoutFile: files.stdout,
+      trailFile: files.liveTrail,
       readLogFrom: this.launchedHere.has(branch.branch_id) ? 'start' : 'end',
       activity,
       events: this.ctx.events,

@@ -1,9 +1,10 @@
 import type { WorktreeIncludeEntry } from '../../shared/fork/contract';
-import type { ForkEventSink, PastForkEvent, RuntimeActivity } from '../../shared/fork/events';
+import type { ForkEventSink, RuntimeActivity } from '../../shared/fork/events';
 import type { RepositoryLocation } from '../git/run';
 import { liveDiff, liveGitDir, type LiveDiff, type LiveGitDir } from './live-diff';
 import { LogFollower } from './live-output';
 import { streamableActivities } from './live-redaction';
+import { LiveTrailWriter } from './live-trail';
 
 const LIVE_DIFF_MS = 2_000;
 const LIVE_OUTPUT_MS = 500;
@@ -11,15 +12,6 @@ const LIVE_OUTPUT_MS = 500;
 const DIFF_TIMEOUT_MS = 10_000;
 // Per tick, the newest activities: a runtime that prints hundreds of events at once does not flood the stream.
 const MAX_ACTIVITIES_PER_TICK = 20;
-
-// Each running branch's latest live diff, for a view opened mid-run (forkTimeline): a diff is
-// streamed only when it changes, so one that opens later would otherwise wait for the next change.
-const latestDiffs = new Map<string, PastForkEvent>();
-// And its latest activities, as streamed (redacted, with when): the runtime's log holds no times,
-// and a view opened mid-run would otherwise start with none of what the runtime has done so far.
-const recentActivities = new Map<string, PastForkEvent[]>();
-// As many as a shell's timeline keeps per branch (renderer/src/lib/timeline.svelte.ts).
-const MAX_RECENT_ACTIVITIES = 200;
 
 export interface LiveRun {
   readonly forkId: string;
@@ -29,6 +21,8 @@ export interface LiveRun {
   /** The contract's `.worktreeinclude` files: the operator's copies, not counted in the diff. */
   readonly includes: readonly WorktreeIncludeEntry[];
   readonly stdoutFile: string;
+  /** Where what is streamed is kept (live-trail.ts): for another process to relay, and a view opened later to show. */
+  readonly trailFile: string;
   /**
    * `start` for a run this process launched; `end` when it attaches to one already under way (a
    * resume, a restart): what the log held before was streamed by then, or is past, and is not news.
@@ -47,8 +41,9 @@ export interface LiveMonitor {
 /**
  * What the Fork view shows while a runtime works (issue 14), polled by the drive, never by a shell:
  * the worktree's diff against the base every LIVE_DIFF_MS (streamed when it changes), and the
- * runtime's stdout lines as its adapter reads them. A tick still running skips the next; a failing
- * one is skipped: the live view is best effort and never changes the run or its evidence.
+ * runtime's stdout lines as its adapter reads them, each also kept in the attempt's live trail. A
+ * tick still running skips the next; a failing one is skipped: the live view is best effort and
+ * never changes the run or its evidence.
  */
 export function startLiveMonitor(run: LiveRun): LiveMonitor {
   let last: LiveDiff | null = null;
@@ -56,13 +51,8 @@ export function startLiveMonitor(run: LiveRun): LiveMonitor {
   let diffing: Promise<void> | null = null;
   let following: Promise<void> | null = null;
   const stopping = new AbortController();
-  const key = `${run.forkId}/${run.branchId}`;
   const follower = run.activity === undefined ? null : new LogFollower(run.stdoutFile);
-  // This monitor's own entries in the shared maps: a monitor of an earlier attempt that stops late
-  // removes only its own, never the next attempt's.
-  let latestDiff: PastForkEvent | null = null;
-  const activitiesSoFar: PastForkEvent[] = [];
-  recentActivities.set(key, activitiesSoFar);
+  const trail = new LiveTrailWriter(run.trailFile);
 
   // Made at the first tick, removed on stop: the diff's own git dir (liveGitDir), so no config of the agent's is read.
   let live: Promise<LiveGitDir> | null = null;
@@ -76,10 +66,8 @@ export function startLiveMonitor(run: LiveRun): LiveMonitor {
         // One that ends after the runtime's exit is not streamed: the receipt's diff takes over.
         if (stopped || (last !== null && sameDiff(diff, last))) return;
         last = diff;
-        const event = { type: 'live_diff' as const, fork_id: run.forkId, branch_id: run.branchId, ...diff };
-        latestDiff = { at: new Date().toISOString(), event };
-        latestDiffs.set(key, latestDiff);
-        run.events(event);
+        trail.diff(new Date().toISOString(), diff);
+        run.events({ type: 'live_diff', fork_id: run.forkId, branch_id: run.branchId, ...diff });
       })
       .catch(() => undefined)
       .finally(() => (diffing = null));
@@ -92,11 +80,11 @@ export function startLiveMonitor(run: LiveRun): LiveMonitor {
       .read()
       .then(async (lines) => {
         const activities = lines.map((line) => read(line)).filter((activity) => activity !== null);
-        for (const activity of await streamableActivities(activities.slice(-MAX_ACTIVITIES_PER_TICK))) {
-          const event = { type: 'runtime_activity' as const, fork_id: run.forkId, branch_id: run.branchId, ...activity };
-          if (!stopped) remember(activitiesSoFar, { at: new Date().toISOString(), event });
-          run.events(event);
-        }
+        const at = new Date().toISOString();
+        const streamed = (await streamableActivities(activities.slice(-MAX_ACTIVITIES_PER_TICK))).map((activity) => ({ at, activity }));
+        // Kept before it is streamed: a view that hears of it and reads the trail finds it there.
+        trail.activities(streamed);
+        for (const { activity } of streamed) run.events({ type: 'runtime_activity', fork_id: run.forkId, branch_id: run.branchId, at, ...activity });
       })
       .catch(() => undefined)
       .finally(() => (following = null));
@@ -112,8 +100,6 @@ export function startLiveMonitor(run: LiveRun): LiveMonitor {
       stopped = true;
       clearInterval(diffTimer);
       if (outputTimer !== null) clearInterval(outputTimer);
-      if (latestDiffs.get(key) === latestDiff) latestDiffs.delete(key);
-      if (recentActivities.get(key) === activitiesSoFar) recentActivities.delete(key);
       stopping.abort();
       await Promise.all([diffing, following]);
       await live?.then((dir) => dir.dispose(), () => undefined);
@@ -121,23 +107,9 @@ export function startLiveMonitor(run: LiveRun): LiveMonitor {
       // the log is capped by the supervisor, so this ends.
       do await pollOutput();
       while (follower !== null && !follower.caughtUp);
+      await trail.flush();
     },
   };
-}
-
-/** The latest live diff of each of a fork's branches whose runtime this process is watching. */
-export function latestLiveDiffs(forkId: string): PastForkEvent[] {
-  return [...latestDiffs.values()].filter(({ event }) => event.fork_id === forkId);
-}
-
-/** The latest activities of each of a fork's branches whose runtime this process is watching, oldest first. */
-export function recentLiveActivities(forkId: string): PastForkEvent[] {
-  return [...recentActivities.values()].flat().filter(({ event }) => event.fork_id === forkId);
-}
-
-function remember(kept: PastForkEvent[], entry: PastForkEvent): void {
-  kept.push(entry);
-  if (kept.length > MAX_RECENT_ACTIVITIES) kept.splice(0, kept.length - MAX_RECENT_ACTIVITIES);
 }
 
 function sameDiff(a: LiveDiff, b: LiveDiff): boolean {

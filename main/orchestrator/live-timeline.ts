@@ -9,7 +9,7 @@ import { adapterFor } from '../runtimes/registry';
 import { readSetupFacts } from '../setup/setup-facts';
 import { attemptFiles, attemptKey } from '../store/fork-layout';
 import { Journal, type JournalRecord } from '../store/journal';
-import { latestLiveDiffs, recentLiveActivities } from './live-monitor';
+import { readLiveTrail } from './live-trail';
 
 /**
  * A fork's past events (issue 14), rebuilt from what is on disk rather than remembered: the
@@ -17,8 +17,8 @@ import { latestLiveDiffs, recentLiveActivities } from './live-monitor';
  * the run status (start, exit) and the verified receipts' verifier steps, oldest first. The Fork
  * view shows them before the events it then receives live, so a finished fork, or one opened
  * after its events passed, never has an empty timeline. Each branch's current attempt only: the
- * history of its states covers earlier ones. A running branch's latest live diff and latest
- * activities, which are only in memory, come from the monitor watching it in this process.
+ * history of its states covers earlier ones. What the drive streamed (the runtime's activities;
+ * while it runs, its latest live diff) comes from the attempt's live trail, whichever process drove it.
  */
 export async function forkTimeline(ctx: OrchestratorContext, forkId: string): Promise<PastForkEvent[]> {
   const verified = await verifyFork(ctx, forkId);
@@ -33,7 +33,6 @@ export async function forkTimeline(ctx: OrchestratorContext, forkId: string): Pr
     const receipt = verified.branches.find((b) => b.branch_id === branch.branch_id)?.receipt ?? null;
     past.push(...(await branchPast(ctx, record, branch, { journal: journal.records(), contract: verified.contract, receipt })));
   }
-  past.push(...latestLiveDiffs(forkId), ...recentLiveActivities(forkId));
   // Stable: events of the same moment keep the order they were built in.
   return past.map((entry, index) => ({ entry, index })).sort((a, b) => a.entry.at.localeCompare(b.entry.at) || a.index - b.index).map(({ entry }) => entry);
 }
@@ -70,6 +69,13 @@ async function branchPast(ctx: OrchestratorContext, record: ForkRecord, branch: 
     const run = { started_at: status?.started_at ?? launch.at, budget_seconds: sources.contract?.budget.max_duration_seconds ?? null, streams_output: streamsOutput(ctx, branch) };
     add(launch.at, { type: 'runtime', ...ids, phase: 'launched', run });
     if (status?.phase === 'exited') add(status.ended_at, { type: 'runtime', ...ids, phase: 'exited' });
+  }
+  const trail = await readLiveTrail(files.liveTrail).catch(() => null);
+  for (const { at, kind, summary } of trail?.activities ?? []) add(at, { type: 'runtime_activity', ...ids, at, kind, summary });
+  // A diff once the runtime is done is the receipt's to tell.
+  if (trail?.diff && branch.state === 'running') {
+    const { at, files_changed, insertions, deletions } = trail.diff;
+    add(at, { type: 'live_diff', ...ids, files_changed, insertions, deletions });
   }
   const collected = ended('receipt.collect');
   const verifierAt = collected?.at ?? sources.receipt?.ended_at ?? null;

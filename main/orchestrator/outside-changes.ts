@@ -2,6 +2,8 @@ import { stat } from 'node:fs/promises';
 import type { ForkEvent } from '../../shared/fork/events';
 import type { ForkRecord } from '../../shared/fork/fork-record';
 import type { OrchestratorContext } from '../host/context';
+import { attemptFiles } from '../store/fork-layout';
+import { readLiveTrail } from './live-trail';
 
 // As often as a shell's live view of a fork changes otherwise (a live diff is polled as often).
 const POLL_MS = 2_000;
@@ -26,10 +28,26 @@ interface Known {
   readonly state: ForkRecord['state'] | null;
   /** Each branch's state and failure code; null until a record is read or an event seen. */
   readonly branches: ReadonlyMap<string, string> | null;
+  /** The attempts its record says are running: their live trails are relayed. */
+  readonly running: readonly Attempt[];
+}
+
+interface Attempt {
+  readonly branchId: string;
+  readonly attempt: number;
+}
+
+/** What of one attempt's live trail has been relayed: up to which activity, which diff. */
+interface Relayed {
+  readonly forkId: string;
+  readonly attempt: Attempt;
+  readonly file: string;
+  readonly seq: number;
+  readonly diffAt: string | null;
 }
 
 /** A fork whose record has not been read: nothing of it is known. */
-const UNREAD: Known = { file: '', state: null, branches: null };
+const UNREAD: Known = { file: '', state: null, branches: null, running: [] };
 
 const branchFacts = (state: string, failure: string | null): string => `${state}\n${failure ?? ''}`;
 
@@ -38,14 +56,16 @@ const branchFacts = (state: string, failure: string | null): string => `${state}
  * `fork select` or `fork land` there, another window's drive), reported as this process's own
  * are: a fork_state for a new fork or a new state, a branch_state for each branch whose state or
  * failure moved. Each fork's record is read only when its file changed; the first look, a poll
- * after the watch began, learns what was there before it without reading it. Live diffs and
- * runtime output stay with the process that drives the run.
+ * after the watch began, learns what was there before it without reading it, except for a fork
+ * whose lock is held (one being driven). The live diff and activities of a branch another process
+ * runs are relayed from its attempt's live trail, as that drive streams them.
  */
 export function watchOutsideChanges(ctx: OrchestratorContext, options: OutsideChangeOptions): OutsideChangeWatch {
   const known = new Map<string, Known>();
   // How many of its own events this process has reported per fork: a read taken while one came
   // may predate it, so it is dropped and taken again at the next look.
   const heard = new Map<string, number>();
+  const relayed = new Map<string, Relayed>();
   const since = Date.now();
   let first = true;
   let polling: Promise<void> | null = null;
@@ -63,9 +83,12 @@ export function watchOutsideChanges(ctx: OrchestratorContext, options: OutsideCh
       const entry = known.get(forkId) ?? UNREAD;
       if (entry.file === file) continue;
       // The first look reads no record written before the watch began (a thousand forks would be a
-      // thousand parses): it learns each file's version; a fork's states are learnt at its first change.
+      // thousand parses): it learns each file's version; a fork's states are learnt at its first
+      // change. One a process is driving now is read, for its running branches' live trails.
       if (first && writtenAt <= since) {
-        known.set(forkId, { ...entry, file });
+        const beingDriven = !driven.has(forkId) && (await stat(ctx.store.file(forkId, 'lock')).catch(() => null)) !== null;
+        const record = beingDriven ? await ctx.store.readRecord(forkId).catch(() => null) : null;
+        known.set(forkId, record === null ? { ...entry, file } : { file, ...summaryOf(record) });
         continue;
       }
       const record = await ctx.store.readRecord(forkId).catch(() => null);
@@ -76,16 +99,45 @@ export function watchOutsideChanges(ctx: OrchestratorContext, options: OutsideCh
       } else changed.push({ file, record, heard: heardBefore });
     }
     first = false;
-    if (changed.length === 0) return;
-    // This process writes a record before it reports the change: a change read in between is its
-    // own, and its event comes within moments. Only what is still unreported after SETTLE_MS is news.
-    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-    for (const { file, record, heard: heardBefore } of changed) {
+    if (changed.length > 0) {
+      // This process writes a record before it reports the change: a change read in between is its
+      // own, and its event comes within moments. Only what is still unreported after SETTLE_MS is news.
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+      for (const { file, record, heard: heardBefore } of changed) {
+        if (stopped) return;
+        if ((heard.get(record.fork_id) ?? 0) !== heardBefore) continue;
+        const before = known.get(record.fork_id);
+        known.set(record.fork_id, { file, ...summaryOf(record) });
+        for (const event of changes(before, record, since)) options.publish(event);
+      }
+    }
+    await relayTrails(driven);
+  };
+
+  // Each attempt running elsewhere, and each relayed before (one that just ended has its last
+  // activities written as its runtime exits, before its record moves on): what its trail added.
+  const relayTrails = async (driven: ReadonlySet<string>): Promise<void> => {
+    const attempts = new Map<string, { forkId: string; attempt: Attempt; running: boolean }>();
+    for (const { forkId, attempt } of relayed.values()) attempts.set(attemptId(forkId, attempt), { forkId, attempt, running: false });
+    for (const [forkId, entry] of known) {
+      if (driven.has(forkId)) continue;
+      for (const attempt of entry.running) attempts.set(attemptId(forkId, attempt), { forkId, attempt, running: true });
+    }
+    for (const [id, { forkId, attempt, running }] of attempts) {
       if (stopped) return;
-      if ((heard.get(record.fork_id) ?? 0) !== heardBefore) continue;
-      const before = known.get(record.fork_id);
-      known.set(record.fork_id, { file, ...summaryOf(record) });
-      for (const event of changes(before, record, since)) options.publish(event);
+      const before = relayed.get(id);
+      const trail = await readChangedTrail(ctx, forkId, attempt, before?.file);
+      if (trail !== null) {
+        const { file, value } = trail;
+        // An attempt first seen now: only what was streamed after the watch began is news.
+        const seen = before ?? { seq: Math.max(0, ...(value?.activities ?? []).filter((a) => Date.parse(a.at) <= since).map((a) => a.seq)), diffAt: value?.diff && Date.parse(value.diff.at) <= since ? value.diff.at : null };
+        const ids = { fork_id: forkId, branch_id: attempt.branchId };
+        for (const { seq, ...activity } of value?.activities ?? []) if (seq > seen.seq) options.publish({ type: 'runtime_activity', ...ids, ...activity });
+        const diff = value?.diff ?? null;
+        if (diff !== null && diff.at !== seen.diffAt) options.publish({ type: 'live_diff', ...ids, files_changed: diff.files_changed, insertions: diff.insertions, deletions: diff.deletions });
+        relayed.set(id, { forkId, attempt, file, seq: value?.activities.at(-1)?.seq ?? seen.seq, diffAt: value?.diff?.at ?? seen.diffAt });
+      }
+      if (!running) relayed.delete(id);
     }
   };
   const tick = (): void => {
@@ -115,7 +167,23 @@ export function watchOutsideChanges(ctx: OrchestratorContext, options: OutsideCh
 }
 
 function summaryOf(record: ForkRecord): Omit<Known, 'file'> {
-  return { state: record.state, branches: new Map(record.branches.map((b) => [b.branch_id, branchFacts(b.state, b.failure_code)])) };
+  return {
+    state: record.state,
+    branches: new Map(record.branches.map((b) => [b.branch_id, branchFacts(b.state, b.failure_code)])),
+    running: record.branches.filter((b) => b.state === 'running').map((b) => ({ branchId: b.branch_id, attempt: b.attempt })),
+  };
+}
+
+function attemptId(forkId: string, { branchId, attempt }: Attempt): string {
+  return `${forkId}/${branchId}#${attempt}`;
+}
+
+/** The attempt's live trail when its file is not the version given (null value: none readable yet), or null when unchanged or absent. */
+async function readChangedTrail(ctx: OrchestratorContext, forkId: string, { branchId, attempt }: Attempt, file: string | undefined) {
+  const path = attemptFiles(ctx.root, forkId, branchId, attempt).liveTrail;
+  const version = await fileVersion(path);
+  if (version === null || version.file === file) return null;
+  return { file: version.file, value: await readLiveTrail(path).catch(() => null) };
 }
 
 /**

@@ -67,6 +67,8 @@ const ATTEMPT_FILES = {
   stopLock: 'stop.lock',
   stdout: 'stdout.log',
   stderr: 'stderr.log',
+  /** What the drive streamed while the runtime ran: its latest live diff and newest activities (shared/fork/live-trail.ts). */
+  liveTrail: 'live-trail.json',
   /** Connections the run's egress bridge refused, one JSON line each (EGRESS_DENIALS_FILE, written by the supervisor). */
   egressDenials: 'egress-denials.jsonl',
   containment: 'containment.json',

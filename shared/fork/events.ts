@@ -47,7 +47,8 @@ export const ForkEventSchema = z.discriminatedUnion('type', [
     deletions: z.number().int().nonnegative(),
   }),
   // Issue 14: one step of the runtime's own machine output as it arrives (Codex's JSONL), in plain words.
-  z.strictObject({ type: z.literal('runtime_activity'), fork_id: z.string(), branch_id: z.string(), ...RuntimeActivitySchema.shape }),
+  // `at`: when the drive read it, so a view that gets it relayed late, or in both its past and live, shows and knows it as one.
+  z.strictObject({ type: z.literal('runtime_activity'), fork_id: z.string(), branch_id: z.string(), at: z.iso.datetime(), ...RuntimeActivitySchema.shape }),
   z.strictObject({
     type: z.literal('verifier_step'),
     fork_id: z.string(),

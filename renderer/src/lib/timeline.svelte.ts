@@ -24,6 +24,8 @@ export class ForkTimeline {
   fork = $state<TimelineEntry[]>([]);
   #next = 1;
   #loaded = false;
+  // The past's runtime activities, each known exactly by its branch, time and words (once loaded).
+  #pastActivities: Set<string> | null = null;
   // The shell subscribes as it makes the timeline, and reads the past after.
   readonly #listeningSince = Date.now();
 
@@ -33,13 +35,19 @@ export class ForkTimeline {
   // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a timestamp, never mutated: nothing to react to.
   record(event: ForkEvent, at: Date = new Date()): boolean {
     if (event.fork_id !== this.forkId) return false;
-    this.#add(event, at);
+    // Relayed from another process's drive a poll late, it may be one the past already holds.
+    const key = activityKey(event);
+    if (key !== null && this.#pastActivities?.has(key)) return true;
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a timestamp, never mutated: nothing to react to.
+    this.#add(event, event.type === 'runtime_activity' ? new Date(event.at) : at);
     return true;
   }
 
   /**
-   * Reads the fork's past once and puts it before what has arrived live. An event that arrived
-   * while the read ran is in both, so each live entry is dropped when the past holds its twin:
+   * Reads the fork's past once and puts it before what has arrived live. A runtime activity the
+   * past holds (the same branch, time and words) is dropped whenever it arrives live: another
+   * process's drive is relayed a poll late. Any other event that arrived while the read ran is in
+   * both, so each live entry is dropped when the past holds its twin:
    * the same event (a fork state as the history keeps it counts as the same), recorded no earlier
    * than TWIN_SLACK_MS before this timeline began listening. Each past entry stands for one live
    * entry only, and an older one (an earlier attempt's "running") stands for none, so a repeated
@@ -56,10 +64,18 @@ export class ForkTimeline {
     this.branches = {};
     // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a timestamp, never mutated: nothing to react to.
     for (const { at, event } of answer.value) this.#add(event, new Date(at));
-    const twins = new Twins([...this.fork, ...Object.values(this.branches).flat()], this.#listeningSince - TWIN_SLACK_MS);
-    this.fork = trim([...this.fork, ...liveFork.filter((e) => !twins.take(e))]);
+    const past = [...this.fork, ...Object.values(this.branches).flat()];
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a lookup made once, never rendered: nothing to react to.
+    const activities = new Set(past.map((e) => activityKey(e.event)).filter((key) => key !== null));
+    this.#pastActivities = activities;
+    const twins = new Twins(past, this.#listeningSince - TWIN_SLACK_MS);
+    const isNew = (e: TimelineEntry): boolean => {
+      const key = activityKey(e.event);
+      return key === null ? !twins.take(e) : !activities.has(key);
+    };
+    this.fork = trim([...this.fork, ...liveFork.filter(isNew)]);
     for (const [branchId, live] of Object.entries(liveBranches)) {
-      this.branches[branchId] = trim([...(this.branches[branchId] ?? []), ...live.filter((e) => !twins.take(e))]);
+      this.branches[branchId] = trim([...(this.branches[branchId] ?? []), ...live.filter(isNew)]);
     }
   }
 
@@ -81,7 +97,7 @@ class Twins {
 
   constructor(past: readonly TimelineEntry[], since: number) {
     for (const entry of past) {
-      if (entry.at.getTime() < since) continue;
+      if (entry.at.getTime() < since || entry.event.type === 'runtime_activity') continue;
       const key = twinKey(entry);
       this.#left.set(key, (this.#left.get(key) ?? 0) + 1);
     }
@@ -95,6 +111,11 @@ class Twins {
     this.#left.set(key, left - 1);
     return true;
   }
+}
+
+/** A runtime activity as one string (null for any other event): its time makes it one of a kind. */
+function activityKey(event: TimelineEntry['event']): string | null {
+  return event.type === 'runtime_activity' ? `${event.branch_id}\n${event.at}\n${event.kind}\n${event.summary}` : null;
 }
 
 /** What happened, as one string: the branch and the entry's words; a fork state reads the same live and from the history. */

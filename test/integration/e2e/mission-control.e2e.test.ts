@@ -454,6 +454,15 @@ describe('Mission Control in real Chromium over the loopback web host', () => {
     const row = page.locator('table.forks tbody tr', { hasText: objective });
     await see(row).toBeVisible(RUN);
     await see(row).toContainText('running', STEP);
+    // Opened while the terminal's drive runs it: the worktree's diff and Codex's output, from that
+    // process's live trail (read as the view opens, then relayed; this process drives nothing).
+    // That the relay alone brings them is the integration test's (mission-control/outside-changes).
+    await row.getByRole('link', { name: objective }).click();
+    const codex = page.getByRole('region', { name: 'branch-codex' });
+    await see(codex.getByTestId('live-diff')).toContainText('1 file · +', RUN);
+    await see(codex.getByTestId('live-activity')).toContainText(/edit/, STEP);
+    await page.goBack();
+    await see(row).toBeVisible(STEP);
     const run = await started;
     expect(run.code, run.stderr).toBe(0);
     const forkId = (JSON.parse(run.stdout) as { fork_id: string }).fork_id;

@@ -61,4 +61,34 @@ describe('Mission Control hears what other processes do to the fork root (issue 
     expect(forkStates(later, 'ready')).toHaveLength(1);
     unsubscribe();
   });
+
+  it('relays the live diff and Codex activity of a branch the CLI runs, each once, as its own timeline has them', { timeout: 120_000 }, async () => {
+    const h = new ForkHarness(tempDir('citadel-mc-outside-live-'));
+    // Codex prints its events as they happen, over 9 s, its edit halfway: long enough for a few looks.
+    await h.simulate({ claude: { edits: [{ path: 'src/sum.js', content: FIXED_SUM }] }, codex: { edits: [{ path: 'src/sum.js', content: FIXED_SUM }], delay_ms: 9_000 } });
+    const { service } = await serviceOver(h);
+    const events: ForkEvent[] = [];
+    const unsubscribe = service.subscribe((event) => void events.push(event));
+    const started = h.startJson(['--runtimes', 'claude,codex', '--workflow', h.workflowFile], SAME_KEYS);
+    const ofCodex = <T extends ForkEvent['type']>(type: T) => events.filter((e): e is Extract<ForkEvent, { type: T }> => e.type === type && 'branch_id' in e && e.branch_id === 'branch-codex');
+    const exitedAt = () => events.findIndex((e) => e.type === 'branch_state' && e.branch_id === 'branch-codex' && e.state !== 'running' && e.state !== 'pending');
+
+    // While it runs: its worktree's diff once the edit is made, and what Codex printed so far.
+    await until(() => ofCodex('live_diff').some((e) => e.files_changed === 1), 'the live diff of the CLI-driven branch', 30_000);
+    expect(ofCodex('runtime_activity').length).toBeGreaterThan(0);
+    const { run, doc } = await started;
+    expect(run.code, run.stderr).toBe(0);
+    await until(() => events.some((e) => e.type === 'fork_state' && e.fork_id === doc.fork_id && e.state === 'ready'), 'the fork the CLI drove to ready');
+    await pause(4_500);
+    expect(events.findIndex((e) => e.type === 'live_diff' && e.branch_id === 'branch-codex')).toBeLessThan(exitedAt());
+
+    const relayed = ofCodex('runtime_activity');
+    expect(relayed.map((e) => e.kind)).toContain('turn_completed');
+    // Each once: another look after the end repeats none.
+    expect(new Set(relayed.map((e) => `${e.at} ${e.summary}`)).size).toBe(relayed.length);
+    // The same entries, with the same times, as the fork's timeline rebuilt from disk.
+    const timeline = value(await service.handle('forkTimeline', { fork_id: doc.fork_id })).map(({ event }) => event);
+    expect(timeline.filter((e) => e.type === 'runtime_activity')).toEqual(relayed);
+    unsubscribe();
+  });
 });

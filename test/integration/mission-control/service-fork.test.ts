@@ -74,6 +74,9 @@ describe('a real fork through the Mission Control service', () => {
     }
     expect(timeline).toContainEqual({ type: 'branch_state', fork_id: forkId, branch_id: 'branch-codex', state: 'failed', failure_code: 'VERIFIER_FAILED' });
     expect(timeline).toContainEqual({ type: 'fork_history', fork_id: forkId, state: 'ready' });
+    // A finished Codex branch's timeline holds what its drive streamed, as streamed, from the attempt's live trail.
+    expect(timeline.filter((e) => e.type === 'runtime_activity')).toEqual(activity);
+    expect(timeline.filter((e) => e.type === 'live_diff')).toEqual([]);
     expect(sinkEvents).toEqual(expect.arrayContaining(events));
     expect(logs.filter((line) => line.includes('a broken subscriber'))).toHaveLength(1);
 

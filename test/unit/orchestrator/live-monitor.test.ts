@@ -3,7 +3,8 @@ import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statS
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { liveDiff, liveGitDir, untrackedLines } from '../../../main/orchestrator/live-diff';
-import { latestLiveDiffs, recentLiveActivities, startLiveMonitor } from '../../../main/orchestrator/live-monitor';
+import { startLiveMonitor } from '../../../main/orchestrator/live-monitor';
+import { LiveTrailWriter, readLiveTrail } from '../../../main/orchestrator/live-trail';
 import { streamableActivities } from '../../../main/orchestrator/live-redaction';
 import { codexActivity } from '../../../main/runtimes/codex/parse-events';
 import { ForkEventSchema, RuntimeActivitySchema, type ForkEvent } from '../../../shared/fork/events';
@@ -63,9 +64,11 @@ describe('the live diff of a running worktree (issue 14)', () => {
     expect(git(location.workTree, 'diff', '--cached', '--name-only')).toBe('');
   });
 
-  it('streams the diff when it changes and each Codex line as it is appended, hiding secret-like command text, and flushes the log on stop', async () => {
+  it('streams the diff when it changes and each Codex line as it is appended, hiding secret-like command text, keeps both in the trail, and flushes the log on stop', async () => {
     const { location, base } = repository();
-    const stdoutFile = path.join(tempDir('citadel-live-log-'), 'stdout.log');
+    const attemptDir = tempDir('citadel-live-log-');
+    const stdoutFile = path.join(attemptDir, 'stdout.log');
+    const trailFile = path.join(attemptDir, 'live-trail.json');
     const events: ForkEvent[] = [];
     const monitor = startLiveMonitor({
       forkId: 'fork-1',
@@ -74,6 +77,7 @@ describe('the live diff of a running worktree (issue 14)', () => {
       base,
       includes: [],
       stdoutFile,
+      trailFile,
       readLogFrom: 'start',
       activity: codexActivity,
       events: (event) => events.push(ForkEventSchema.parse(event)),
@@ -81,9 +85,10 @@ describe('the live diff of a running worktree (issue 14)', () => {
     const diffs = () => events.filter((e) => e.type === 'live_diff');
     await until(() => diffs().length === 1);
     expect(diffs()[0]).toMatchObject({ files_changed: 0, insertions: 0, deletions: 0 });
-    // A view opened now gets the latest diff without waiting for the next change (forkTimeline).
-    expect(latestLiveDiffs('fork-1').map(({ event }) => event)).toEqual([diffs()[0]]);
-    expect(latestLiveDiffs('fork-2')).toEqual([]);
+    // A view opened now, in any process, gets the latest diff without waiting for the next change (forkTimeline, outside-changes).
+    await until(() => existsSync(trailFile));
+    expect((await readLiveTrail(trailFile))?.diff).toMatchObject({ files_changed: 0, insertions: 0, deletions: 0 });
+    expect(statSync(trailFile).mode & 0o777).toBe(0o600);
 
     const line = (event: Record<string, unknown>) => appendFileSync(stdoutFile, `${JSON.stringify(event)}\n`);
     line({ type: 'turn.started' });
@@ -96,10 +101,13 @@ describe('the live diff of a running worktree (issue 14)', () => {
     expect(shown).toEqual(['turn started', 'running cat /etc/hosts', 'command started (its text is hidden: it looks like it holds a secret)']);
     expect(JSON.stringify(events)).not.toContain('sk-proj');
     // A view opened now gets what was streamed so far, as streamed, with when (forkTimeline).
-    const sofar = recentLiveActivities('fork-1');
-    expect(sofar.map(({ event }) => event)).toEqual(events.filter((e) => e.type === 'runtime_activity'));
+    const streamed = () => events.flatMap((e) => (e.type === 'runtime_activity' ? [{ at: e.at, kind: e.kind, summary: e.summary }] : []));
+    await until(() => readFileSync(trailFile, 'utf8').includes('hidden'));
+    const sofar = (await readLiveTrail(trailFile))?.activities ?? [];
+    expect(sofar.map(({ at, kind, summary }) => ({ at, kind, summary }))).toEqual(streamed());
+    expect(sofar.map(({ seq }) => seq)).toEqual([1, 2, 3]);
     for (const { at } of sofar) expect(Math.abs(Date.parse(at) - Date.now())).toBeLessThan(10_000);
-    expect(recentLiveActivities('fork-2')).toEqual([]);
+    expect(readFileSync(trailFile, 'utf8')).not.toContain('sk-proj');
 
     writeFileSync(path.join(location.workTree, 'a.txt'), 'one\n');
     await until(() => diffs().length === 2);
@@ -107,9 +115,11 @@ describe('the live diff of a running worktree (issue 14)', () => {
 
     appendFileSync(stdoutFile, 'leted","usage":{"input_tokens":5,"output_tokens":7}}\n');
     await monitor.stop();
-    expect(latestLiveDiffs('fork-1')).toEqual([]);
-    expect(recentLiveActivities('fork-1')).toEqual([]);
-    expect(events.at(-1)).toEqual({ type: 'runtime_activity', fork_id: 'fork-1', branch_id: 'branch-codex', kind: 'turn_completed', summary: 'turn completed · 5 input, 7 output tokens' });
+    expect(events.at(-1)).toMatchObject({ type: 'runtime_activity', fork_id: 'fork-1', branch_id: 'branch-codex', kind: 'turn_completed', summary: 'turn completed · 5 input, 7 output tokens' });
+    // The final turn, read as the runtime exits, is in the trail once stop resolves: a finished branch's timeline shows it.
+    const kept = await readLiveTrail(trailFile);
+    expect(kept?.activities.map(({ at, kind, summary }) => ({ at, kind, summary }))).toEqual(streamed());
+    expect(kept?.diff).toMatchObject({ files_changed: 1, insertions: 0, deletions: 2 });
     // Nothing is streamed once stopped, however the worktree goes on changing.
     const count = events.length;
     writeFileSync(path.join(location.workTree, 'b.txt'), 'later\n');
@@ -150,11 +160,12 @@ describe('the live diff of a running worktree (issue 14)', () => {
     process.env.TMPDIR = scratch;
     try {
       const events: ForkEvent[] = [];
-      const monitor = startLiveMonitor({ forkId: 'fork-4', branchId: 'b', repository: location, base, includes: [], stdoutFile: path.join(location.gitDir, 'none.log'), readLogFrom: 'start', activity: undefined, events: (e) => events.push(e) });
+      const monitor = startLiveMonitor({ forkId: 'fork-4', branchId: 'b', repository: location, base, includes: [], stdoutFile: path.join(location.gitDir, 'none.log'), trailFile: path.join(location.gitDir, 'trail.json'), readLogFrom: 'start', activity: undefined, events: (e) => events.push(e) });
       await until(() => readdirSync(scratch).length > 0);
       await monitor.stop();
       expect(events).toEqual([]);
       expect(readdirSync(scratch)).toEqual([]);
+      expect(existsSync(path.join(location.gitDir, 'trail.json'))).toBe(false);
     } finally {
       if (saved === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = saved;
@@ -163,16 +174,47 @@ describe('the live diff of a running worktree (issue 14)', () => {
 
   it('attaching to a run under way streams only the lines added after it, not the log it already held', async () => {
     const { location, base } = repository();
-    const stdoutFile = path.join(tempDir('citadel-live-log-'), 'stdout.log');
+    const attemptDir = tempDir('citadel-live-log-');
+    const stdoutFile = path.join(attemptDir, 'stdout.log');
+    const trailFile = path.join(attemptDir, 'live-trail.json');
+    // What the drive before the restart streamed and kept: the attached one goes on from it.
+    writeFileSync(trailFile, `${JSON.stringify({ schema_version: 1, diff: null, activities: [{ seq: 7, at: '2026-12-01T10:00:00.000Z', kind: 'turn_started', summary: 'turn started' }] })}\n`);
     const line = (event: Record<string, unknown>) => `${JSON.stringify(event)}\n`;
     // The old log ends halfway through a line: its rest is not a line of its own.
     writeFileSync(stdoutFile, `${line({ type: 'thread.started', thread_id: 't' })}${line({ type: 'turn.started' })}{"type":"turn.com`);
     const events: ForkEvent[] = [];
-    const monitor = startLiveMonitor({ forkId: 'fork-3', branchId: 'b', repository: location, base, includes: [], stdoutFile, readLogFrom: 'end', activity: codexActivity, events: (e) => events.push(e) });
+    const monitor = startLiveMonitor({ forkId: 'fork-3', branchId: 'b', repository: location, base, includes: [], stdoutFile, trailFile, readLogFrom: 'end', activity: codexActivity, events: (e) => events.push(e) });
     await until(() => events.some((e) => e.type === 'live_diff'));
     appendFileSync(stdoutFile, `pleted"}\n${line({ type: 'turn.failed', error: { message: 'x' } })}`);
     await monitor.stop();
     expect(events.filter((e) => e.type === 'runtime_activity').map((e) => e.type === 'runtime_activity' && e.summary)).toEqual(['turn failed']);
+    expect((await readLiveTrail(trailFile))?.activities.map(({ seq, summary }) => [seq, summary])).toEqual([
+      [7, 'turn started'],
+      [8, 'turn failed'],
+    ]);
+  });
+});
+
+describe('the live trail (issue 14)', () => {
+  it('keeps the newest 200 activities, numbered on across the ones dropped, and writes changes made during a write together', async () => {
+    const file = path.join(tempDir('citadel-trail-'), 'live-trail.json');
+    const trail = new LiveTrailWriter(file);
+    const at = '2026-12-01T10:00:00.000Z';
+    for (let i = 1; i <= 250; i++) trail.activities([{ at, activity: { kind: 'item_started', summary: `item ${i}` } }]);
+    trail.diff(at, { files_changed: 2, insertions: 3, deletions: 1 });
+    await trail.flush();
+    const kept = await readLiveTrail(file);
+    expect(kept?.activities).toHaveLength(200);
+    expect(kept?.activities[0]).toEqual({ seq: 51, at, kind: 'item_started', summary: 'item 51' });
+    expect(kept?.activities.at(-1)?.seq).toBe(250);
+    expect(kept?.diff).toEqual({ at, files_changed: 2, insertions: 3, deletions: 1 });
+  });
+
+  it('reads a damaged or missing trail as none', async () => {
+    const dir = tempDir('citadel-trail-');
+    writeFileSync(path.join(dir, 'bad.json'), '{"schema_version":1,"diff":null,"activities":[{"seq":0}]}\n');
+    expect(await readLiveTrail(path.join(dir, 'bad.json'))).toBeNull();
+    expect(await readLiveTrail(path.join(dir, 'none.json'))).toBeNull();
   });
 });
 

@@ -5,6 +5,7 @@ import type { OrchestratorContext } from '../../../main/host/context';
 import { watchOutsideChanges, type OutsideChangeWatch } from '../../../main/orchestrator/outside-changes';
 import type { ForkEvent } from '../../../shared/fork/events';
 import type { ForkRecord } from '../../../shared/fork/fork-record';
+import type { LiveTrail } from '../../../shared/fork/live-trail';
 import { useTempDirs } from '../../support/temp-dir';
 
 const tempDir = useTempDirs();
@@ -19,16 +20,19 @@ type BranchState = ForkRecord['branches'][number]['state'];
 
 /**
  * The fork root as the watch sees it: record files on disk (their versions are what it polls),
- * read back as written. Only the fields the watch reads are written; `onRead` runs after each read.
+ * read back as written, the fork lock, and each branch's first attempt's live trail. Only the
+ * fields the watch reads are written; `onRead` runs after each read.
  */
 function forkRoot() {
   const root = tempDir('citadel-outside-');
-  const file = path.join(root, FORK, 'fork.json');
-  mkdirSync(path.dirname(file));
+  const forkDir = path.join(root, FORK);
+  const file = path.join(forkDir, 'fork.json');
+  mkdirSync(forkDir);
   let onRead: (() => void) | null = null;
+  const branchDir = (_fork: string, branchId: string) => path.join(forkDir, 'branches', branchId);
   const store = {
     listForkIds: async () => [FORK],
-    file: () => file,
+    file: (_fork: string, name: string) => (name === 'record' ? file : path.join(forkDir, name === 'lock' ? 'fork.lock' : name)),
     readRecord: async () => {
       const record = JSON.parse(readFileSync(file, 'utf8')) as ForkRecord;
       onRead?.();
@@ -44,10 +48,17 @@ function forkRoot() {
         state: 'running',
         revision: 1,
         history: [{ state: 'running', at: LONG_AGO }],
-        branches: Object.entries(branches).map(([branch_id, [state, at]]) => ({ branch_id, state, failure_code: null, history: [{ state, at }] })),
+        branches: Object.entries(branches).map(([branch_id, [state, at]]) => ({ branch_id, state, failure_code: null, attempt: 1, history: [{ state, at }] })),
       }),
     );
-  return { ctx: { store } as unknown as OrchestratorContext, write, onRead: (run: () => void) => (onRead = run) };
+  // A drive holds the lock while it runs the fork.
+  const lock = () => mkdirSync(path.join(forkDir, 'fork.lock'));
+  const trail = (branchId: string, value: LiveTrail) => {
+    const dir = path.join(branchDir(FORK, branchId), 'attempt-1');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'live-trail.json'), JSON.stringify(value));
+  };
+  return { ctx: { store, root: { branchDir } } as unknown as OrchestratorContext, write, lock, trail, onRead: (run: () => void) => (onRead = run) };
 }
 
 let watch: OutsideChangeWatch | null = null;
@@ -88,5 +99,40 @@ describe('changes other processes make to the fork root (issue 14)', () => {
     await pause(TWO_LOOKS + 2_000);
     expect(commits).toBe(2);
     expect(events).toEqual([]);
+  });
+
+  it('relays the live trail of a branch another process runs, from when the watch began, each entry once, its last ones too', { timeout: 30_000 }, async () => {
+    const root = forkRoot();
+    // A fork being driven since before the watch: its record is not written again while its one branch runs.
+    root.write({ 'branch-a': ['running', LONG_AGO] });
+    root.lock();
+    const activity = (seq: number, at: string, summary: string) => ({ seq, at, kind: 'command_started' as const, summary });
+    const before = activity(1, LONG_AGO, 'running ls');
+    root.trail('branch-a', { schema_version: 1, diff: { at: LONG_AGO, files_changed: 1, insertions: 1, deletions: 0 }, activities: [before] });
+    const events: ForkEvent[] = [];
+    watch = watchOutsideChanges(root.ctx, { publish: (event) => events.push(event), drivenHere: () => [] });
+    await pause(2_300);
+    // What was streamed before the watch began is not news: a view opened now reads it in the fork's timeline.
+    expect(events).toEqual([]);
+
+    const streamed = [activity(2, now(), 'running npm test'), activity(3, now(), 'turn completed')];
+    const diff = { at: now(), files_changed: 2, insertions: 5, deletions: 1 };
+    root.trail('branch-a', { schema_version: 1, diff, activities: [before, ...streamed] });
+    await pause(TWO_LOOKS);
+    const ids = { fork_id: FORK, branch_id: 'branch-a' };
+    const relayedActivity = ({ seq: _seq, ...rest }: ReturnType<typeof activity>): ForkEvent => ({ type: 'runtime_activity', ...ids, ...rest });
+    expect(events).toEqual([...streamed.map(relayedActivity), { type: 'live_diff', ...ids, files_changed: 2, insertions: 5, deletions: 1 }]);
+
+    // The runtime exits: its last activity is written, then the record moves on, both between two looks.
+    const last = activity(4, now(), 'turn completed · 5 input, 7 output tokens');
+    root.trail('branch-a', { schema_version: 1, diff, activities: [before, ...streamed, last] });
+    root.write({ 'branch-a': ['passed', now()] });
+    await pause(TWO_LOOKS);
+    expect(events.slice(3)).toEqual([{ type: 'branch_state', ...ids, state: 'passed', failure_code: null }, relayedActivity(last)]);
+
+    // Done: a trail written again is no longer followed, and nothing is relayed twice.
+    root.trail('branch-a', { schema_version: 1, diff, activities: [before, ...streamed, last, activity(5, now(), 'late')] });
+    await pause(TWO_LOOKS);
+    expect(events).toHaveLength(5);
   });
 });

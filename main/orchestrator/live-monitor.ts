@@ -62,11 +62,11 @@ export function startLiveMonitor(run: LiveRun): LiveMonitor {
     live ??= liveGitDir(run.repository.gitDir, run.includes);
     diffing = live
       .then((dir) => liveDiff(run.repository, dir, run.base, signal))
-      .then((diff) => {
+      .then(async (diff) => {
         // One that ends after the runtime's exit is not streamed: the receipt's diff takes over.
         if (stopped || (last !== null && sameDiff(diff, last))) return;
         last = diff;
-        trail.diff(new Date().toISOString(), diff);
+        await trail.diff(new Date().toISOString(), diff);
         run.events({ type: 'live_diff', fork_id: run.forkId, branch_id: run.branchId, ...diff });
       })
       .catch(() => undefined)
@@ -82,9 +82,8 @@ export function startLiveMonitor(run: LiveRun): LiveMonitor {
         const activities = lines.map((line) => read(line)).filter((activity) => activity !== null);
         const at = new Date().toISOString();
         const streamed = (await streamableActivities(activities.slice(-MAX_ACTIVITIES_PER_TICK))).map((activity) => ({ at, activity }));
-        // Kept before it is streamed: a view that hears of it and reads the trail finds it there.
-        trail.activities(streamed);
-        for (const { activity } of streamed) run.events({ type: 'runtime_activity', fork_id: run.forkId, branch_id: run.branchId, at, ...activity });
+        // Each streamed as the trail numbers it: whoever shows it from both the trail and the stream knows it is one.
+        for (const kept of await trail.activities(streamed)) run.events({ type: 'runtime_activity', fork_id: run.forkId, branch_id: run.branchId, ...kept });
       })
       .catch(() => undefined)
       .finally(() => (following = null));

@@ -71,7 +71,7 @@ async function branchPast(ctx: OrchestratorContext, record: ForkRecord, branch: 
     if (status?.phase === 'exited') add(status.ended_at, { type: 'runtime', ...ids, phase: 'exited' });
   }
   const trail = await readLiveTrail(files.liveTrail).catch(() => null);
-  for (const { at, kind, summary } of trail?.activities ?? []) add(at, { type: 'runtime_activity', ...ids, at, kind, summary });
+  for (const { at, seq, kind, summary } of trail?.activities ?? []) add(at, { type: 'runtime_activity', ...ids, at, seq, kind, summary });
   // A diff once the runtime is done is the receipt's to tell.
   if (trail?.diff && branch.state === 'running') {
     const { at, files_changed, insertions, deletions } = trail.diff;

@@ -2,8 +2,7 @@ import { stat } from 'node:fs/promises';
 import type { ForkEvent } from '../../shared/fork/events';
 import type { ForkRecord } from '../../shared/fork/fork-record';
 import type { OrchestratorContext } from '../host/context';
-import { attemptFiles } from '../store/fork-layout';
-import { readLiveTrail } from './live-trail';
+import { TrailRelay, type Attempt } from './trail-relay';
 
 // As often as a shell's live view of a fork changes otherwise (a live diff is polled as often).
 const POLL_MS = 2_000;
@@ -32,20 +31,6 @@ interface Known {
   readonly running: readonly Attempt[];
 }
 
-interface Attempt {
-  readonly branchId: string;
-  readonly attempt: number;
-}
-
-/** What of one attempt's live trail has been relayed: up to which activity, which diff. */
-interface Relayed {
-  readonly forkId: string;
-  readonly attempt: Attempt;
-  readonly file: string;
-  readonly seq: number;
-  readonly diffAt: string | null;
-}
-
 /** A fork whose record has not been read: nothing of it is known. */
 const UNREAD: Known = { file: '', state: null, branches: null, running: [] };
 
@@ -56,17 +41,22 @@ const branchFacts = (state: string, failure: string | null): string => `${state}
  * `fork select` or `fork land` there, another window's drive), reported as this process's own
  * are: a fork_state for a new fork or a new state, a branch_state for each branch whose state or
  * failure moved. Each fork's record is read only when its file changed; the first look, a poll
- * after the watch began, learns what was there before it without reading it, except for a fork
- * whose lock is held (one being driven). The live diff and activities of a branch another process
- * runs are relayed from its attempt's live trail, as that drive streams them.
+ * after the watch began, learns what was there before it without reading it, and such a fork is
+ * read once its lock is held (another process drives it). The live diff and activities of a
+ * branch another process runs are relayed from its attempt's live trail (trail-relay.ts), its last
+ * activities before the state change that ends its run, as that drive streams them.
  */
 export function watchOutsideChanges(ctx: OrchestratorContext, options: OutsideChangeOptions): OutsideChangeWatch {
   const known = new Map<string, Known>();
   // How many of its own events this process has reported per fork: a read taken while one came
   // may predate it, so it is dropped and taken again at the next look.
   const heard = new Map<string, number>();
-  const relayed = new Map<string, Relayed>();
+  // When this process last reported an event of each fork: a fork it stopped driving while a
+  // branch still runs is relayed from then on, not from when the watch began.
+  const lastOwn = new Map<string, number>();
+  const relay = new TrailRelay(ctx, options.publish);
   const since = Date.now();
+  const from = (forkId: string): number => Math.max(since, lastOwn.get(forkId) ?? 0);
   let first = true;
   let polling: Promise<void> | null = null;
   let stopped = false;
@@ -81,14 +71,15 @@ export function watchOutsideChanges(ctx: OrchestratorContext, options: OutsideCh
       if (version === null) continue;
       const { file, writtenAt } = version;
       const entry = known.get(forkId) ?? UNREAD;
-      if (entry.file === file) continue;
       // The first look reads no record written before the watch began (a thousand forks would be a
       // thousand parses): it learns each file's version; a fork's states are learnt at its first
-      // change. One a process is driving now is read, for its running branches' live trails.
-      if (first && writtenAt <= since) {
-        const beingDriven = !driven.has(forkId) && (await stat(ctx.store.file(forkId, 'lock')).catch(() => null)) !== null;
-        const record = beingDriven ? await ctx.store.readRecord(forkId).catch(() => null) : null;
-        known.set(forkId, record === null ? { ...entry, file } : { file, ...summaryOf(record) });
+      // change, or once another process holds its lock (a drive, which may run for long without
+      // writing the record), for its running branches' live trails.
+      if (entry.file === file || (first && writtenAt <= since)) {
+        const learnt = { ...entry, file };
+        const drivenElsewhere = learnt.branches === null && !driven.has(forkId) && (await stat(ctx.store.file(forkId, 'lock')).catch(() => null)) !== null;
+        const record = drivenElsewhere ? await ctx.store.readRecord(forkId).catch(() => null) : null;
+        known.set(forkId, record === null ? learnt : { file, ...summaryOf(record) });
         continue;
       }
       const record = await ctx.store.readRecord(forkId).catch(() => null);
@@ -107,39 +98,31 @@ export function watchOutsideChanges(ctx: OrchestratorContext, options: OutsideCh
         if (stopped) return;
         if ((heard.get(record.fork_id) ?? 0) !== heardBefore) continue;
         const before = known.get(record.fork_id);
-        known.set(record.fork_id, { file, ...summaryOf(record) });
+        const now = summaryOf(record);
+        known.set(record.fork_id, { file, ...now });
+        // What a branch printed last comes before the state change that ends its run, as from its drive.
+        for (const attempt of before?.running ?? []) {
+          if (!now.running.some((a) => sameAttempt(a, attempt))) await relay.relay(record.fork_id, attempt, { running: false, from: from(record.fork_id) });
+        }
         for (const event of changes(before, record, since)) options.publish(event);
       }
     }
-    await relayTrails(driven);
+    await relayTrails();
   };
 
-  // Each attempt running elsewhere, and each relayed before (one that just ended has its last
-  // activities written as its runtime exits, before its record moves on): what its trail added.
-  const relayTrails = async (driven: ReadonlySet<string>): Promise<void> => {
-    const attempts = new Map<string, { forkId: string; attempt: Attempt; running: boolean }>();
-    for (const { forkId, attempt } of relayed.values()) attempts.set(attemptId(forkId, attempt), { forkId, attempt, running: false });
+  // Each attempt running elsewhere, and each followed before that no longer is (a last read).
+  const relayTrails = async (): Promise<void> => {
+    const driven = new Set(options.drivenHere());
+    const running: { forkId: string; attempt: Attempt }[] = [];
     for (const [forkId, entry] of known) {
-      if (driven.has(forkId)) continue;
-      for (const attempt of entry.running) attempts.set(attemptId(forkId, attempt), { forkId, attempt, running: true });
+      if (driven.has(forkId)) relay.forget(forkId);
+      else running.push(...entry.running.map((attempt) => ({ forkId, attempt })));
     }
-    for (const [id, { forkId, attempt, running }] of attempts) {
-      if (stopped) return;
-      const before = relayed.get(id);
-      const trail = await readChangedTrail(ctx, forkId, attempt, before?.file);
-      if (trail !== null) {
-        const { file, value } = trail;
-        // An attempt first seen now: only what was streamed after the watch began is news.
-        const seen = before ?? { seq: Math.max(0, ...(value?.activities ?? []).filter((a) => Date.parse(a.at) <= since).map((a) => a.seq)), diffAt: value?.diff && Date.parse(value.diff.at) <= since ? value.diff.at : null };
-        const ids = { fork_id: forkId, branch_id: attempt.branchId };
-        for (const { seq, ...activity } of value?.activities ?? []) if (seq > seen.seq) options.publish({ type: 'runtime_activity', ...ids, ...activity });
-        const diff = value?.diff ?? null;
-        if (diff !== null && diff.at !== seen.diffAt) options.publish({ type: 'live_diff', ...ids, files_changed: diff.files_changed, insertions: diff.insertions, deletions: diff.deletions });
-        relayed.set(id, { forkId, attempt, file, seq: value?.activities.at(-1)?.seq ?? seen.seq, diffAt: value?.diff?.at ?? seen.diffAt });
-      }
-      if (!running) relayed.delete(id);
-    }
+    const ended = relay.followed().filter((f) => !running.some((r) => r.forkId === f.forkId && sameAttempt(r.attempt, f.attempt)));
+    for (const { forkId, attempt } of running) if (!stopped) await relay.relay(forkId, attempt, { running: true, from: from(forkId) });
+    for (const { forkId, attempt } of ended) if (!stopped) await relay.relay(forkId, attempt, { running: false, from: from(forkId) });
   };
+
   const tick = (): void => {
     polling ??= look()
       .catch(() => undefined)
@@ -152,6 +135,7 @@ export function watchOutsideChanges(ctx: OrchestratorContext, options: OutsideCh
   return {
     saw(event) {
       heard.set(event.fork_id, (heard.get(event.fork_id) ?? 0) + 1);
+      lastOwn.set(event.fork_id, Date.now());
       // A fork made here and finished between two looks is known from its state events alone.
       const entry = known.get(event.fork_id) ?? UNREAD;
       if (event.type === 'fork_state') known.set(event.fork_id, { ...entry, state: event.state });
@@ -174,16 +158,8 @@ function summaryOf(record: ForkRecord): Omit<Known, 'file'> {
   };
 }
 
-function attemptId(forkId: string, { branchId, attempt }: Attempt): string {
-  return `${forkId}/${branchId}#${attempt}`;
-}
-
-/** The attempt's live trail when its file is not the version given (null value: none readable yet), or null when unchanged or absent. */
-async function readChangedTrail(ctx: OrchestratorContext, forkId: string, { branchId, attempt }: Attempt, file: string | undefined) {
-  const path = attemptFiles(ctx.root, forkId, branchId, attempt).liveTrail;
-  const version = await fileVersion(path);
-  if (version === null || version.file === file) return null;
-  return { file: version.file, value: await readLiveTrail(path).catch(() => null) };
+function sameAttempt(a: Attempt, b: Attempt): boolean {
+  return a.branchId === b.branchId && a.attempt === b.attempt;
 }
 
 /**

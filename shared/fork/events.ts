@@ -47,8 +47,16 @@ export const ForkEventSchema = z.discriminatedUnion('type', [
     deletions: z.number().int().nonnegative(),
   }),
   // Issue 14: one step of the runtime's own machine output as it arrives (Codex's JSONL), in plain words.
-  // `at`: when the drive read it, so a view that gets it relayed late, or in both its past and live, shows and knows it as one.
-  z.strictObject({ type: z.literal('runtime_activity'), fork_id: z.string(), branch_id: z.string(), at: z.iso.datetime(), ...RuntimeActivitySchema.shape }),
+  // `at`, when the drive read it, and `seq`, its number in the attempt's live trail (shared/fork/live-trail.ts):
+  // a view that gets it relayed late, or in both its past and live, shows and knows it as one.
+  z.strictObject({
+    type: z.literal('runtime_activity'),
+    fork_id: z.string(),
+    branch_id: z.string(),
+    at: z.iso.datetime(),
+    seq: z.number().int().positive(),
+    ...RuntimeActivitySchema.shape,
+  }),
   z.strictObject({
     type: z.literal('verifier_step'),
     fork_id: z.string(),

@@ -54,7 +54,7 @@ describe('live progress of a running branch (issue 14)', () => {
     expect(within(codex).getByTestId('live-activity')).toHaveTextContent('none yet');
 
     emit({ type: 'live_diff', fork_id: FORK_ID, branch_id: 'branch-codex', files_changed: 2, insertions: 10, deletions: 3 });
-    emit({ type: 'runtime_activity', fork_id: FORK_ID, branch_id: 'branch-codex', at: new Date().toISOString(), kind: 'command_started', summary: 'running npm test' });
+    emit({ type: 'runtime_activity', fork_id: FORK_ID, branch_id: 'branch-codex', at: new Date().toISOString(), seq: 1, kind: 'command_started', summary: 'running npm test' });
     await waitFor(() => expect(within(codex).getByTestId('live-diff')).toHaveTextContent('2 files · +10 −3'));
     expect(within(codex).getByTestId('live-activity')).toHaveTextContent('running npm test');
     const log = within(codex).getByRole('log');

@@ -7,7 +7,7 @@ import { FORK_ID } from './support/fixtures';
 const BRANCH = 'branch-codex';
 const ago = (ms: number): string => new Date(Date.now() - ms).toISOString();
 const branchState = (state: 'running' | 'passed' | 'failed', branchId = BRANCH): ForkEvent => ({ type: 'branch_state', fork_id: FORK_ID, branch_id: branchId, state, failure_code: null });
-const activity = (summary: string, at: string): ForkEvent => ({ type: 'runtime_activity', fork_id: FORK_ID, branch_id: BRANCH, at, kind: 'command_started', summary });
+const activity = (summary: string, at: string, seq: number): ForkEvent => ({ type: 'runtime_activity', fork_id: FORK_ID, branch_id: BRANCH, at, seq, kind: 'command_started', summary });
 
 /** A timeline that receives `live` before its past (`past`) has been read, as the Fork view's does. */
 async function merged(live: readonly ForkEvent[], past: readonly PastForkEvent[]): Promise<ForkTimeline> {
@@ -31,17 +31,18 @@ describe('a fork timeline puts its past before what arrived live (issue 14)', ()
     expect(texts(timeline)).toEqual(['state running', 'state running']);
   });
 
-  it('knows a runtime activity by its time: one the past holds is dropped live, before the read or relayed after it; a repeat at another time is kept', async () => {
+  it('knows a runtime activity by its time and number: it is shown once however often it comes; the same words read in one tick are two', async () => {
     const [t1, t2, t3] = [ago(3_000), ago(2_000), ago(1_000)];
-    const timeline = await merged([activity('npm test', t1), activity('npm test', t2)], [{ at: t1, event: activity('npm test', t1) }]);
-    expect(texts(timeline)).toEqual(['output: npm test', 'output: npm test']);
-    // Another process's drive is relayed a poll late: what the past already showed is not shown twice.
-    timeline.record(activity('npm test', t1));
-    expect(texts(timeline)).toHaveLength(2);
-    timeline.record(activity('npm test', t3));
+    const timeline = await merged([activity('npm test', t1, 1), activity('npm test', t2, 2), activity('npm test', t2, 3)], [{ at: t1, event: activity('npm test', t1, 1) }]);
+    expect(texts(timeline)).toEqual(['output: npm test', 'output: npm test', 'output: npm test']);
+    // Another process's drive is relayed a poll late: what the view already shows is not shown twice.
+    timeline.record(activity('npm test', t1, 1));
+    timeline.record(activity('npm test', t2, 3));
     expect(texts(timeline)).toHaveLength(3);
+    timeline.record(activity('npm test', t3, 4));
+    expect(texts(timeline)).toHaveLength(4);
     // Shown at when the drive read it, not when the relay came.
-    expect(timeline.branches[BRANCH]?.map((entry) => entry.at.toISOString())).toEqual([t1, t2, t3]);
+    expect(timeline.branches[BRANCH]?.map((entry) => entry.at.toISOString())).toEqual([t1, t2, t2, t3]);
   });
 
   it('keeps a live event whose only twin in the past is long before the timeline began (an earlier attempt)', async () => {

@@ -24,8 +24,6 @@ export class ForkTimeline {
   fork = $state<TimelineEntry[]>([]);
   #next = 1;
   #loaded = false;
-  // The past's runtime activities, each known exactly by its branch, time and words (once loaded).
-  #pastActivities: Set<string> | null = null;
   // The shell subscribes as it makes the timeline, and reads the past after.
   readonly #listeningSince = Date.now();
 
@@ -37,16 +35,17 @@ export class ForkTimeline {
     if (event.fork_id !== this.forkId) return false;
     // Relayed from another process's drive a poll late, it may be one the past already holds.
     const key = activityKey(event);
-    if (key !== null && this.#pastActivities?.has(key)) return true;
+    if (key !== null && 'branch_id' in event && (this.branches[event.branch_id] ?? []).some((e) => activityKey(e.event) === key)) return true;
     // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a timestamp, never mutated: nothing to react to.
     this.#add(event, event.type === 'runtime_activity' ? new Date(event.at) : at);
     return true;
   }
 
   /**
-   * Reads the fork's past once and puts it before what has arrived live. A runtime activity the
-   * past holds (the same branch, time and words) is dropped whenever it arrives live: another
-   * process's drive is relayed a poll late. Any other event that arrived while the read ran is in
+   * Reads the fork's past once and puts it before what has arrived live. A runtime activity is
+   * known exactly (its branch, its time and its number in the attempt's trail) and shown once
+   * however often it comes (another process's drive is relayed a poll late, into a view that may
+   * have read it in the past already). Any other event that arrived while the read ran is in
    * both, so each live entry is dropped when the past holds its twin:
    * the same event (a fork state as the history keeps it counts as the same), recorded no earlier
    * than TWIN_SLACK_MS before this timeline began listening. Each past entry stands for one live
@@ -67,7 +66,6 @@ export class ForkTimeline {
     const past = [...this.fork, ...Object.values(this.branches).flat()];
     // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a lookup made once, never rendered: nothing to react to.
     const activities = new Set(past.map((e) => activityKey(e.event)).filter((key) => key !== null));
-    this.#pastActivities = activities;
     const twins = new Twins(past, this.#listeningSince - TWIN_SLACK_MS);
     const isNew = (e: TimelineEntry): boolean => {
       const key = activityKey(e.event);
@@ -113,9 +111,9 @@ class Twins {
   }
 }
 
-/** A runtime activity as one string (null for any other event): its time makes it one of a kind. */
+/** A runtime activity as one string (null for any other event): its time and number make it one of a kind. */
 function activityKey(event: TimelineEntry['event']): string | null {
-  return event.type === 'runtime_activity' ? `${event.branch_id}\n${event.at}\n${event.kind}\n${event.summary}` : null;
+  return event.type === 'runtime_activity' ? `${event.branch_id}\n${event.at}\n${event.seq}` : null;
 }
 
 /** What happened, as one string: the branch and the entry's words; a fork state reads the same live and from the history. */

@@ -101,10 +101,11 @@ describe('the live diff of a running worktree (issue 14)', () => {
     expect(shown).toEqual(['turn started', 'running cat /etc/hosts', 'command started (its text is hidden: it looks like it holds a secret)']);
     expect(JSON.stringify(events)).not.toContain('sk-proj');
     // A view opened now gets what was streamed so far, as streamed, with when (forkTimeline).
-    const streamed = () => events.flatMap((e) => (e.type === 'runtime_activity' ? [{ at: e.at, kind: e.kind, summary: e.summary }] : []));
+    const streamed = () => events.flatMap((e) => (e.type === 'runtime_activity' ? [{ seq: e.seq, at: e.at, kind: e.kind, summary: e.summary }] : []));
     await until(() => readFileSync(trailFile, 'utf8').includes('hidden'));
     const sofar = (await readLiveTrail(trailFile))?.activities ?? [];
-    expect(sofar.map(({ at, kind, summary }) => ({ at, kind, summary }))).toEqual(streamed());
+    // The same entries, numbered as streamed.
+    expect(sofar).toEqual(streamed());
     expect(sofar.map(({ seq }) => seq)).toEqual([1, 2, 3]);
     for (const { at } of sofar) expect(Math.abs(Date.parse(at) - Date.now())).toBeLessThan(10_000);
     expect(readFileSync(trailFile, 'utf8')).not.toContain('sk-proj');
@@ -118,7 +119,7 @@ describe('the live diff of a running worktree (issue 14)', () => {
     expect(events.at(-1)).toMatchObject({ type: 'runtime_activity', fork_id: 'fork-1', branch_id: 'branch-codex', kind: 'turn_completed', summary: 'turn completed · 5 input, 7 output tokens' });
     // The final turn, read as the runtime exits, is in the trail once stop resolves: a finished branch's timeline shows it.
     const kept = await readLiveTrail(trailFile);
-    expect(kept?.activities.map(({ at, kind, summary }) => ({ at, kind, summary }))).toEqual(streamed());
+    expect(kept?.activities).toEqual(streamed());
     expect(kept?.diff).toMatchObject({ files_changed: 1, insertions: 0, deletions: 2 });
     // Nothing is streamed once stopped, however the worktree goes on changing.
     const count = events.length;
@@ -200,14 +201,18 @@ describe('the live trail (issue 14)', () => {
     const file = path.join(tempDir('citadel-trail-'), 'live-trail.json');
     const trail = new LiveTrailWriter(file);
     const at = '2026-12-01T10:00:00.000Z';
-    for (let i = 1; i <= 250; i++) trail.activities([{ at, activity: { kind: 'item_started', summary: `item ${i}` } }]);
-    trail.diff(at, { files_changed: 2, insertions: 3, deletions: 1 });
+    const changes: Promise<unknown>[] = [];
+    for (let i = 1; i <= 250; i++) changes.push(trail.activities([{ at, activity: { kind: 'item_started', summary: `item ${i}` } }]));
+    changes.push(trail.diff(at, { files_changed: 2, insertions: 3, deletions: 1 }));
+    const kept = await Promise.all(changes);
+    // Each is numbered as it is made, before any write.
+    expect(kept.slice(0, 2)).toEqual([[{ seq: 1, at, kind: 'item_started', summary: 'item 1' }], [{ seq: 2, at, kind: 'item_started', summary: 'item 2' }]]);
     await trail.flush();
-    const kept = await readLiveTrail(file);
-    expect(kept?.activities).toHaveLength(200);
-    expect(kept?.activities[0]).toEqual({ seq: 51, at, kind: 'item_started', summary: 'item 51' });
-    expect(kept?.activities.at(-1)?.seq).toBe(250);
-    expect(kept?.diff).toEqual({ at, files_changed: 2, insertions: 3, deletions: 1 });
+    const written = await readLiveTrail(file);
+    expect(written?.activities).toHaveLength(200);
+    expect(written?.activities[0]).toEqual({ seq: 51, at, kind: 'item_started', summary: 'item 51' });
+    expect(written?.activities.at(-1)?.seq).toBe(250);
+    expect(written?.diff).toEqual({ at, files_changed: 2, insertions: 3, deletions: 1 });
   });
 
   it('reads a damaged or missing trail as none', async () => {

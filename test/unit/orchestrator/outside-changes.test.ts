@@ -120,19 +120,52 @@ describe('changes other processes make to the fork root (issue 14)', () => {
     root.trail('branch-a', { schema_version: 1, diff, activities: [before, ...streamed] });
     await pause(TWO_LOOKS);
     const ids = { fork_id: FORK, branch_id: 'branch-a' };
-    const relayedActivity = ({ seq: _seq, ...rest }: ReturnType<typeof activity>): ForkEvent => ({ type: 'runtime_activity', ...ids, ...rest });
+    const relayedActivity = (entry: ReturnType<typeof activity>): ForkEvent => ({ type: 'runtime_activity', ...ids, ...entry });
     expect(events).toEqual([...streamed.map(relayedActivity), { type: 'live_diff', ...ids, files_changed: 2, insertions: 5, deletions: 1 }]);
 
-    // The runtime exits: its last activity is written, then the record moves on, both between two looks.
+    // The runtime exits: its last activity is written, then the record moves on, both between two
+    // looks. The activity comes first, as from the drive; a diff after the exit is the receipt's.
     const last = activity(4, now(), 'turn completed · 5 input, 7 output tokens');
-    root.trail('branch-a', { schema_version: 1, diff, activities: [before, ...streamed, last] });
+    root.trail('branch-a', { schema_version: 1, diff: { ...diff, at: now(), files_changed: 3 }, activities: [before, ...streamed, last] });
     root.write({ 'branch-a': ['passed', now()] });
     await pause(TWO_LOOKS);
-    expect(events.slice(3)).toEqual([{ type: 'branch_state', ...ids, state: 'passed', failure_code: null }, relayedActivity(last)]);
+    expect(events.slice(3)).toEqual([relayedActivity(last), { type: 'branch_state', ...ids, state: 'passed', failure_code: null }]);
 
     // Done: a trail written again is no longer followed, and nothing is relayed twice.
     root.trail('branch-a', { schema_version: 1, diff, activities: [before, ...streamed, last, activity(5, now(), 'late')] });
     await pause(TWO_LOOKS);
     expect(events).toHaveLength(5);
+  });
+
+  it('follows a fork another process starts driving after the watch began (a resume), and relays nothing of one this process drives', { timeout: 30_000 }, async () => {
+    const root = forkRoot();
+    // Left running with no drive (a terminal's drive ended; the runtime goes on), before the watch.
+    root.write({ 'branch-a': ['running', LONG_AGO] });
+    const events: ForkEvent[] = [];
+    let drivenHere: string[] = [];
+    watch = watchOutsideChanges(root.ctx, { publish: (event) => events.push(event), drivenHere: () => drivenHere });
+    await pause(2_300);
+    // `fork resume` in a terminal takes the lock and streams into the trail; it writes no record until the runtime exits.
+    root.lock();
+    const entry = { seq: 1, at: now(), kind: 'turn_started' as const, summary: 'turn started' };
+    root.trail('branch-a', { schema_version: 1, diff: null, activities: [entry] });
+    await pause(TWO_LOOKS);
+    expect(events).toEqual([{ type: 'runtime_activity', fork_id: FORK, branch_id: 'branch-a', ...entry }]);
+
+    // This process takes the fork over: its own drive streams, the watch relays nothing more of it.
+    drivenHere = [FORK];
+    const own = { seq: 2, at: now(), kind: 'command_started' as const, summary: 'running ls' };
+    watch.saw({ type: 'runtime_activity', fork_id: FORK, branch_id: 'branch-a', ...own });
+    root.trail('branch-a', { schema_version: 1, diff: null, activities: [entry, own] });
+    await pause(TWO_LOOKS);
+    expect(events).toHaveLength(1);
+
+    // Its drive stops while the runtime goes on (another process resumes it): relayed again from
+    // what this process last streamed, not from when the watch began.
+    drivenHere = [];
+    const later = { seq: 3, at: now(), kind: 'command_completed' as const, summary: 'ls done' };
+    root.trail('branch-a', { schema_version: 1, diff: null, activities: [entry, own, later] });
+    await pause(TWO_LOOKS);
+    expect(events.slice(1)).toEqual([{ type: 'runtime_activity', fork_id: FORK, branch_id: 'branch-a', ...later }]);
   });
 });

@@ -16,10 +16,13 @@ const OTHER_FORK = 'fork-01jz0000000000000000000001';
 const holder = (branch: string, attempt = 1, fork = FORK) => ({ fork_id: fork, branch_id: `branch-${branch}`, attempt });
 const never = { isStale: async () => false };
 
-/** A private range per test, spread by the worker id, so parallel test files do not meet. */
+/**
+ * A private range per test, spread by the worker id, so parallel test files do not meet; below
+ * Linux's ephemeral ports (32768 up), where another test's outgoing connection could take a port.
+ */
 function range(blocks: number): { first: number; last: number } {
   const worker = Number(process.env.VITEST_POOL_ID ?? '1');
-  const first = 40000 + worker * 2000 + Math.floor(Math.random() * 100) * 10;
+  const first = 22000 + worker * 800 + Math.floor(Math.random() * 60) * 10;
   return { first, last: first + blocks * PORT_BLOCK_SIZE - 1 };
 }
 

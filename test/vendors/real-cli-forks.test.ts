@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { digestOf } from '../../shared/digest';
+import { LiveTrailSchema } from '../../shared/fork/live-trail';
 import { branch, BUGGY_SUM, FIXED_SUM } from '../support/fork-harness';
 import { startAnthropicServer, type AnthropicServer } from '../support/model-servers/anthropic-server';
 import { startLocalModelServer, type LocalModelServer } from '../support/model-servers/local-model-server';
@@ -112,6 +113,19 @@ describe('real vendor CLIs through citadel fork start', () => {
         .find((record) => record.type === 'turn_context');
       expect(turnContext?.payload).toMatchObject({ model, cwd: fork.worktree(id, branchId) });
     }
+
+    // What each real Codex printed as it ran was read live and kept in the attempt's live trail
+    // (issue 14): its session, its turn and its items, in plain words, numbered as streamed.
+    for (const branchId of ['branch-codex-ollama', 'branch-codex-lmstudio']) {
+      const trail = LiveTrailSchema.parse(JSON.parse(readFileSync(fork.harness.attemptFile(id, branchId, 'live-trail.json'), 'utf8')));
+      const kinds = trail.activities.map((a) => a.kind);
+      expect(kinds, branchId).toEqual(expect.arrayContaining(['session', 'turn_started', 'turn_completed']));
+      expect(kinds.some((kind) => kind === 'item_started' || kind === 'command_started'), branchId).toBe(true);
+      expect(trail.activities.map((a) => a.seq), branchId).toEqual(trail.activities.map((_, i) => i + 1));
+    }
+    // Claude Code prints its one result at exit: nothing of it streams.
+    const claudeTrail = fork.harness.attemptFile(id, 'branch-claude-sonnet', 'live-trail.json');
+    if (existsSync(claudeTrail)) expect(LiveTrailSchema.parse(JSON.parse(readFileSync(claudeTrail, 'utf8'))).activities).toEqual([]);
 
     // dontAsk edits contained: the tool policy grants `Edit(./**)` there, so nothing was denied (runtime-only it denies Edit and Write).
     const dontAsk = fork.branchRun(id, 'branch-claude-dontask');

@@ -8,8 +8,9 @@ import { ListForksResponseSchema } from '../shared/ipc/fork-list-channel';
  * (issue 14's first-render bench), and loading zod at all costs the first page about as much again.
  * zod's own AOT compiler writes the same checks as one function that needs no zod to run. This
  * generates that parser as module text from the very schema (`npm run generate:parsers`, whose
- * output is committed); a test fails when the committed module (renderer/src/lib/generated/startup-parsers.ts) is not what
- * this makes now, so a schema change cannot leave a stale parser behind.
+ * output is committed); a test fails when the committed module
+ * (renderer/src/lib/generated/startup-parsers.ts) is not what this makes now, so a schema change
+ * cannot leave a stale parser behind.
  */
 
 const COMPILED: readonly (readonly [exportName: string, schema: z.ZodType])[] = [['listForksResponse', ListForksResponseSchema]];

@@ -9,7 +9,7 @@ import { adapterFor } from '../runtimes/registry';
 import { readSetupFacts } from '../setup/setup-facts';
 import { attemptFiles, attemptKey } from '../store/fork-layout';
 import { Journal, type JournalRecord } from '../store/journal';
-import { readLiveTrail } from './live-trail';
+import { readLiveTrail, trailActivityEvent, trailDiffEvent } from './live-trail';
 
 /**
  * A fork's past events (issue 14), rebuilt from what is on disk rather than remembered: the
@@ -71,12 +71,9 @@ async function branchPast(ctx: OrchestratorContext, record: ForkRecord, branch: 
     if (status?.phase === 'exited') add(status.ended_at, { type: 'runtime', ...ids, phase: 'exited' });
   }
   const trail = await readLiveTrail(files.liveTrail).catch(() => null);
-  for (const { at, seq, kind, summary } of trail?.activities ?? []) add(at, { type: 'runtime_activity', ...ids, at, seq, kind, summary });
+  for (const entry of trail?.activities ?? []) add(entry.at, trailActivityEvent(ids, entry));
   // A diff once the runtime is done is the receipt's to tell.
-  if (trail?.diff && branch.state === 'running') {
-    const { at, files_changed, insertions, deletions } = trail.diff;
-    add(at, { type: 'live_diff', ...ids, files_changed, insertions, deletions });
-  }
+  if (trail?.diff && branch.state === 'running') add(trail.diff.at, trailDiffEvent(ids, trail.diff));
   const collected = ended('receipt.collect');
   const verifierAt = collected?.at ?? sources.receipt?.ended_at ?? null;
   if (verifierAt !== null) {

@@ -1,6 +1,6 @@
 // write-file-atomic (npm's own): a reader in another process sees the old trail or the new, never a torn one.
 import writeFileAtomic from 'write-file-atomic';
-import type { RuntimeActivity } from '../../shared/fork/events';
+import type { ForkEvent, RuntimeActivity } from '../../shared/fork/events';
 import { LIVE_TRAIL_MAX_ACTIVITIES, LiveTrailSchema, type LiveTrail, type LiveTrailActivity } from '../../shared/fork/live-trail';
 import { PRIVATE_FILE_MODE } from '../store/atomic-file';
 import { assertLockStillHeld } from '../store/held-lock';
@@ -8,6 +8,18 @@ import { CHECKPOINT, readStoredJson } from '../store/read-stored-json';
 import type { LiveDiff } from './live-diff';
 
 const EMPTY: LiveTrail = { schema_version: 1, diff: null, activities: [] };
+
+type BranchIds = { readonly fork_id: string; readonly branch_id: string };
+
+/** One kept activity as the event the drive streamed for it. */
+export function trailActivityEvent(ids: BranchIds, { at, seq, kind, summary }: LiveTrailActivity): ForkEvent {
+  return { type: 'runtime_activity', ...ids, at, seq, kind, summary };
+}
+
+/** The kept diff as the event the drive streamed for it. */
+export function trailDiffEvent(ids: BranchIds, { files_changed, insertions, deletions }: NonNullable<LiveTrail['diff']>): ForkEvent {
+  return { type: 'live_diff', ...ids, files_changed, insertions, deletions };
+}
 
 /** A branch attempt's live trail, or null when none was written (or it is damaged: the live view is best effort). */
 export function readLiveTrail(file: string): Promise<LiveTrail | null> {

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import type { ForkEvent } from '../../shared/fork/events';
 import type { ForkRecord } from '../../shared/fork/fork-record';
 import type { OrchestratorContext } from '../host/context';
+import { fileVersion } from './file-version';
 import { TrailRelay, type Attempt } from './trail-relay';
 
 // As often as a shell's live view of a fork changes otherwise (a live diff is polled as often).
@@ -67,9 +68,9 @@ export function watchOutsideChanges(ctx: OrchestratorContext, options: OutsideCh
     for (const forkId of await ctx.store.listForkIds()) {
       if (stopped) return;
       const heardBefore = heard.get(forkId) ?? 0;
-      const version = await fileVersion(ctx.store.file(forkId, 'record'));
-      if (version === null) continue;
-      const { file, writtenAt } = version;
+      const read = await fileVersion(ctx.store.file(forkId, 'record'));
+      if (read === null) continue;
+      const { version: file, writtenAt } = read;
       const entry = known.get(forkId) ?? UNREAD;
       // The first look reads no record written before the watch began (a thousand forks would be a
       // thousand parses): it learns each file's version; a fork's states are learnt at its first
@@ -110,17 +111,13 @@ export function watchOutsideChanges(ctx: OrchestratorContext, options: OutsideCh
     await relayTrails();
   };
 
-  // Each attempt running elsewhere, and each followed before that no longer is (a last read).
+  // Each attempt running elsewhere (one that stopped running had its last read as its record moved on).
   const relayTrails = async (): Promise<void> => {
     const driven = new Set(options.drivenHere());
-    const running: { forkId: string; attempt: Attempt }[] = [];
     for (const [forkId, entry] of known) {
       if (driven.has(forkId)) relay.forget(forkId);
-      else running.push(...entry.running.map((attempt) => ({ forkId, attempt })));
+      else for (const attempt of entry.running) if (!stopped) await relay.relay(forkId, attempt, { running: true, from: from(forkId) });
     }
-    const ended = relay.followed().filter((f) => !running.some((r) => r.forkId === f.forkId && sameAttempt(r.attempt, f.attempt)));
-    for (const { forkId, attempt } of running) if (!stopped) await relay.relay(forkId, attempt, { running: true, from: from(forkId) });
-    for (const { forkId, attempt } of ended) if (!stopped) await relay.relay(forkId, attempt, { running: false, from: from(forkId) });
   };
 
   const tick = (): void => {
@@ -179,10 +176,4 @@ function changes(before: Known | undefined, record: ForkRecord, since: number): 
   const forkMoved = before === undefined || (before.state === null ? movedSince(record.history) : before.state !== record.state);
   if (forkMoved) events.push({ type: 'fork_state', fork_id: record.fork_id, state: record.state, revision: record.revision });
   return events;
-}
-
-/** The record file's version as the file system tells it (an atomic write replaces the inode) and when it was written, or null when it is gone. */
-async function fileVersion(file: string): Promise<{ file: string; writtenAt: number } | null> {
-  const facts = await stat(file).catch(() => null);
-  return facts === null ? null : { file: `${facts.ino}:${facts.size}:${facts.mtimeMs}`, writtenAt: facts.mtimeMs };
 }

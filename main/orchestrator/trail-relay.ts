@@ -1,9 +1,9 @@
-import { stat } from 'node:fs/promises';
 import type { ForkEvent } from '../../shared/fork/events';
 import type { LiveTrail } from '../../shared/fork/live-trail';
 import type { OrchestratorContext } from '../host/context';
 import { attemptFiles } from '../store/fork-layout';
-import { readLiveTrail } from './live-trail';
+import { fileVersion } from './file-version';
+import { readLiveTrail, trailActivityEvent, trailDiffEvent } from './live-trail';
 
 export interface Attempt {
   readonly branchId: string;
@@ -32,11 +32,6 @@ export class TrailRelay {
     private readonly publish: (event: ForkEvent) => void,
   ) {}
 
-  /** The attempts followed so far. */
-  followed(): { forkId: string; attempt: Attempt }[] {
-    return [...this.relayed.values()].map(({ forkId, attempt }) => ({ forkId, attempt }));
-  }
-
   /** Stops following a fork's attempts without reading them (one this process now drives: its own events carry them). */
   forget(forkId: string): void {
     for (const [id, entry] of this.relayed) if (entry.forkId === forkId) this.relayed.delete(id);
@@ -51,7 +46,7 @@ export class TrailRelay {
     const id = `${forkId}/${attempt.branchId}#${attempt.attempt}`;
     const before = this.relayed.get(id);
     const file = attemptFiles(this.ctx.root, forkId, attempt.branchId, attempt.attempt).liveTrail;
-    const version = await fileVersion(file);
+    const version = (await fileVersion(file))?.version ?? null;
     // No trail yet: all it will hold is news.
     if (version === null && before === undefined) this.relayed.set(id, { forkId, attempt, file: '', seq: 0, diffAt: null });
     if (version !== null && version !== before?.file) {
@@ -67,12 +62,10 @@ export class TrailRelay {
     const last = trail.activities.at(-1)?.seq ?? 0;
     // Numbered from 1 again (a resumed drive found the old trail unreadable): all of it is new.
     const after = last < seen.seq ? 0 : seen.seq;
-    for (const { at, seq, kind, summary } of trail.activities) if (seq > after) this.publish({ type: 'runtime_activity', ...ids, at, seq, kind, summary });
+    for (const entry of trail.activities) if (entry.seq > after) this.publish(trailActivityEvent(ids, entry));
     const { diff } = trail;
     // A diff once the runtime is done is the receipt's to tell, as the drive's own stream has it.
-    if (running && diff !== null && diff.at !== seen.diffAt) {
-      this.publish({ type: 'live_diff', ...ids, files_changed: diff.files_changed, insertions: diff.insertions, deletions: diff.deletions });
-    }
+    if (running && diff !== null && diff.at !== seen.diffAt) this.publish(trailDiffEvent(ids, diff));
     return { seq: last, diffAt: diff?.at ?? seen.diffAt };
   }
 }
@@ -81,10 +74,4 @@ export class TrailRelay {
 function firstRead(trail: LiveTrail, from: number): Pick<Relayed, 'seq' | 'diffAt'> {
   const earlier = trail.activities.filter((a) => Date.parse(a.at) <= from);
   return { seq: earlier.at(-1)?.seq ?? 0, diffAt: trail.diff !== null && Date.parse(trail.diff.at) <= from ? trail.diff.at : null };
-}
-
-/** A file's version as the file system tells it (an atomic write replaces the inode), or null when it is gone. */
-async function fileVersion(file: string): Promise<string | null> {
-  const facts = await stat(file).catch(() => null);
-  return facts === null ? null : `${facts.ino}:${facts.size}:${facts.mtimeMs}`;
 }

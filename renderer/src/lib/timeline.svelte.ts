@@ -46,9 +46,9 @@ export class ForkTimeline {
    * known exactly (its branch, its time and its number in the attempt's trail) and shown once
    * however often it comes (another process's drive is relayed a poll late, into a view that may
    * have read it in the past already). Any other event that arrived while the read ran is in
-   * both, so each live entry is dropped when the past holds its twin:
-   * the same event (a fork state as the history keeps it counts as the same), recorded no earlier
-   * than TWIN_SLACK_MS before this timeline began listening. Each past entry stands for one live
+   * both, so each live entry is dropped when the past holds its twin: the same event (a fork state
+   * as the history keeps it counts as the same), recorded no earlier than TWIN_SLACK_MS before
+   * this timeline began listening. Each past entry stands for one live
    * entry only, and an older one (an earlier attempt's "running") stands for none, so a repeated
    * event is never lost.
    */
@@ -95,7 +95,7 @@ class Twins {
 
   constructor(past: readonly TimelineEntry[], since: number) {
     for (const entry of past) {
-      if (entry.at.getTime() < since || entry.event.type === 'runtime_activity') continue;
+      if (entry.at.getTime() < since) continue;
       const key = twinKey(entry);
       this.#left.set(key, (this.#left.get(key) ?? 0) + 1);
     }

@@ -108,9 +108,9 @@ export const FORK_LIST_REQUEST = { state: null } as const;
  * This window's transport: the preload bridge when present, otherwise the loopback web host. Under
  * the web host the fork list's read is sent at once: main.ts imports this before the app's own
  * modules, so the host reads while the app starts (the Forks view is the first page, and its one
- * read is most of its wait: issue 14's first-render bench). That read predates the list's event subscription, which is safe because the
- * web stream reports its open and the list reads again then; the bridge reports none, so the
- * desktop reads in order.
+ * read is most of its wait: issue 14's first-render bench). That read predates the list's event
+ * subscription, which is safe because the web stream reports its open and the list reads again
+ * then; the bridge reports none, so the desktop reads in order.
  */
 export function windowTransport(win: ShellWindow): Transport {
   if (win.citadel !== undefined) return bridgeTransport(win.citadel);

@@ -181,6 +181,7 @@ class ForkDriver {
       branch,
       contract: this.fork.contract,
       repository: this.repositoryOf(branch),
+      targetRepository: this.fork.request.repo,
       port: ports.first,
     });
     if (!outcome.ok) {

@@ -15,7 +15,9 @@ import {
 } from '../../shared/fork/workflow';
 import { MAX_JSON_FILE_BYTES, parseJsonText } from '../../shared/json-text';
 import { zodViolations } from '../../shared/zod-violations';
-import { registryHostsFor } from '../setup/package-toolchain';
+import { runGit } from '../git/run';
+import { readNpmConfig, registryHostsFor, usesNpmConfig } from '../setup/package-toolchain';
+import { assertProjectRegistries } from '../setup/project-npmrc';
 import { readBoundedText } from '../store/read-bounded-text';
 
 export interface LoadedWorkflow {
@@ -121,12 +123,24 @@ async function readWorkflowFile(file: string): Promise<{ text: string; data: Wor
   return { text: read.text, data: parsed.data };
 }
 
-/** Setup steps as the contract binds them, each `registries` step with the hosts its toolchain's config names now. */
+/**
+ * Setup steps as the contract binds them, each `registries` step with the hosts the operator's
+ * toolchain config names now; refused when the repository's committed `.npmrc` (what every
+ * worktree gets) names another registry.
+ */
 async function bindSetup(steps: readonly SetupStepFile[], repoTopLevel: string, env: Readonly<Record<string, string | undefined>>): Promise<SetupStep[]> {
+  const npm = steps.some((step) => usesNpmConfig(step.command)) ? await readNpmConfig(env) : null;
+  if (npm !== null) assertProjectRegistries(await committedFile(repoTopLevel, '.npmrc'), npm.registry);
   const bound: SetupStep[] = [];
   for (const step of steps) {
-    const hosts = step.network === 'registries' ? await registryHostsFor(step.command, env, repoTopLevel) : [];
+    const hosts = step.network === 'registries' ? registryHostsFor(step.command, npm) : [];
     bound.push({ id: step.id, command: step.command, args: step.args, timeout_seconds: step.timeout_seconds, network: step.network, registry_hosts: hosts });
   }
   return bound;
+}
+
+/** A file's text at HEAD of the repository, '' when it has none. */
+async function committedFile(repoTopLevel: string, name: string): Promise<string> {
+  const run = await runGit(repoTopLevel, ['cat-file', '-p', `HEAD:${name}`], { okExitCodes: [0, 128] });
+  return run.exitCode === 0 ? run.stdout.toString('utf8') : '';
 }

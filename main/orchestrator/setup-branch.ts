@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { digestOf } from '../../shared/digest';
 import type { ReceiptContainment } from '../../shared/fork/containment-facts';
@@ -17,6 +17,7 @@ import { makeBridgeSocketPath } from '../sandbox/egress/socket-dir';
 import { writeLaunchFiles } from '../sandbox/generated-etc';
 import type { SandboxLauncher } from '../sandbox/sandbox-backend';
 import { snapshotKeptPaths } from '../setup/kept-paths';
+import { assertCacheRootSafe, citadelCacheRoot, openStepNpmCache, type StepNpmCache } from '../setup/npm-cache';
 import { readNpmConfig, usesNpmConfig, type NpmConfig } from '../setup/package-toolchain';
 import { runSetupSteps, type PreparedSetupStep } from '../setup/run-setup-steps';
 import { readSetupFacts, type SetupFacts } from '../setup/setup-facts';
@@ -32,6 +33,8 @@ export interface SetupBranchInput {
   readonly branch: BranchRecord;
   readonly contract: Contract;
   readonly repository: BranchRepository;
+  /** The operator's repository: no package cache may lie in or hold it. */
+  readonly targetRepository: string;
   /** The first port of the branch's block, every step's CITADEL_PORT (named in the setup template, so in its digest). */
   readonly port: number;
 }
@@ -43,9 +46,10 @@ export type SetupOutcome = { readonly ok: true } | { readonly ok: false; readonl
  * exists and before its runtime is launched: a journaled, repeatable effect (a crash mid-setup
  * reruns every step on resume; an install step is expected to be idempotent, as `npm ci` is). Once
  * setup passed, the ignored paths it left are fingerprinted (kept-paths.ts) so the verifier's tree
- * keeps exactly them. Contained when the contract is (the verifier's view, plus the package cache
- * read-write and, for a `registries` step, the registry hosts through the filtering proxy);
- * runtime-only, uncontained, as the verifier is then.
+ * keeps exactly them. Contained when the contract is (the verifier's view, plus the step's own
+ * package cache read-write and, for a `registries` step, the registry hosts through the filtering
+ * proxy); runtime-only, uncontained, as the verifier is then. An npm step always gets a cache of its
+ * own (npm-cache.ts), never the operator's or one a repository's `.npmrc` names.
  */
 export async function setupBranch(ctx: OrchestratorContext, journal: Journal, input: SetupBranchInput): Promise<SetupOutcome> {
   const steps = input.contract.workflow.setup;
@@ -58,18 +62,26 @@ export async function setupBranch(ctx: OrchestratorContext, journal: Journal, in
   const worktree = path.resolve(input.repository.workTree);
   const containment = containmentOf(input.contract);
   const launcher = containment.mode === 'contained' ? await sandboxLauncher(ctx) : null;
-  const npm = steps.some((step) => usesNpmConfig(step.command)) ? await readNpmConfig(ctx.env, worktree) : null;
+  const npm = steps.some((step) => usesNpmConfig(step.command)) ? await npmCacheSource(ctx, input.targetRepository) : null;
   const childEnv = childEnvironment(ctx.env, { envAllowlist: COMMON_ENV_ALLOWLIST }).env;
-  const addedEnv = { ...(npm === null ? {} : npmEnv(npm)), [PORT_ENV_NAME]: String(input.port) };
+  const portEnv = { [PORT_ENV_NAME]: String(input.port) };
   const outcome = await runSetupSteps({
     steps,
     cwd: worktree,
     outputFile: files.setupOutput,
     onStep: (step, status) => ctx.events({ type: 'setup_step', fork_id: input.forkId, branch_id: input.branch.branch_id, step, status }),
-    prepare: (step) =>
-      launcher === null || containment.mode !== 'contained'
-        ? Promise.resolve({ contained: null, env: { ...childEnv, ...addedEnv }, close: () => Promise.resolve([]) })
-        : containedStep(ctx, launcher, containment.verifier, { forkId: input.forkId, branchId: input.branch.branch_id, attemptDir: files.dir, worktree, step, childEnv, addedEnv, npm }),
+    prepare: async (step) => {
+      const cache = npm !== null && usesNpmConfig(step.command) ? await openStepNpmCache(npm.root, worktree, npm.config) : null;
+      const addedEnv = { ...(npm === null || cache === null ? {} : npmEnv(npm.config, cache)), ...portEnv };
+      const prepared =
+        launcher === null || containment.mode !== 'contained'
+          ? { contained: null, env: { ...childEnv, ...addedEnv }, close: () => Promise.resolve([]) }
+          : await containedStep(ctx, launcher, containment.verifier, { forkId: input.forkId, branchId: input.branch.branch_id, attemptDir: files.dir, worktree, step, childEnv, addedEnv, cache }).catch(async (cause: unknown) => {
+              await cache?.close();
+              throw cause;
+            });
+      return cache === null ? prepared : { ...prepared, close: () => prepared.close().finally(() => cache.close()) };
+    },
   });
   crashPoint('setup.run:after-steps');
   const receiptContainment: ReceiptContainment =
@@ -90,8 +102,15 @@ export async function setupBranch(ctx: OrchestratorContext, journal: Journal, in
   return { ok: true };
 }
 
-function npmEnv(npm: NpmConfig): Record<(typeof NPM_ENV_NAMES)[number], string> {
-  return { npm_config_cache: npm.cache, npm_config_registry: npm.registry, npm_config_update_notifier: 'false' };
+/** The operator's npm registry and cache (read, never mounted) and Citadel's cache root, checked to be apart from the homes and the repository. */
+async function npmCacheSource(ctx: OrchestratorContext, targetRepository: string): Promise<{ readonly config: NpmConfig; readonly root: string }> {
+  const root = citadelCacheRoot(ctx.env);
+  assertCacheRootSafe(root, { home: ctx.env.HOME ?? os.homedir(), citadelHome: ctx.root.dir, repository: targetRepository });
+  return { config: await readNpmConfig(ctx.env), root };
+}
+
+function npmEnv(npm: NpmConfig, cache: StepNpmCache): Record<(typeof NPM_ENV_NAMES)[number], string> {
+  return { npm_config_cache: cache.dir, npm_config_registry: npm.registry, npm_config_update_notifier: 'false' };
 }
 
 interface ContainedStepInput {
@@ -104,15 +123,15 @@ interface ContainedStepInput {
   readonly childEnv: Readonly<Record<string, string>>;
   /** Set whatever the template's names: npm's settings and CITADEL_PORT. */
   readonly addedEnv: Readonly<Record<string, string>>;
-  readonly npm: NpmConfig | null;
+  /** The step's own npm cache, its one writable folder besides the worktree; null for a step that is not npm's. */
+  readonly cache: StepNpmCache | null;
 }
 
 /** One step's sandboxed launch, through the clean launcher, with its egress bridge served here for the step's duration. */
 async function containedStep(ctx: OrchestratorContext, launcher: SandboxLauncher, verifier: ContainmentTemplate, input: ContainedStepInput): Promise<PreparedSetupStep> {
   const template = setupTemplate(verifier, input.step);
   const base = await verifierLaunchPolicy(ctx, verifier, { forkId: input.forkId, branchId: input.branchId, worktree: input.worktree, command: input.step.command, childEnv: input.childEnv });
-  const caches = template.read_write.includes(PACKAGE_CACHE_ROOT) && input.npm !== null ? [input.npm.cache] : [];
-  for (const cache of caches) await mkdir(cache, { recursive: true });
+  const caches = template.read_write.includes(PACKAGE_CACHE_ROOT) && input.cache !== null ? [input.cache.dir] : [];
   const socket = template.egress.kind === 'cloud' ? await makeBridgeSocketPath() : null;
   const policy = parseContainmentPolicy({
     ...base,

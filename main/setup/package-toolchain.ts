@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { CitadelError } from '../../shared/errors';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -6,10 +9,10 @@ type Env = Readonly<Record<string, string | undefined>>;
 /** The commands whose registry and cache are npm's own configuration (npx installs through npm). */
 const NPM_COMMANDS: ReadonlySet<string> = new Set(['npm', 'npx']);
 
-/** What npm's configuration (its environment, the project's and the user's .npmrc) says, read by npm itself. */
+/** What the operator's npm configuration (environment, user and global .npmrc; never a project's) says, read by npm itself. */
 export interface NpmConfig {
   readonly registry: string;
-  /** Absolute: npm's content-addressed cache, shared by every branch and the operator. */
+  /** Absolute: the operator's own npm cache, which Citadel only reads tarballs from (npm-cache.ts). */
   readonly cache: string;
 }
 
@@ -25,14 +28,13 @@ export function usesNpmConfig(command: string): boolean {
  * https on port 443 (the filtering proxy tunnels nothing else). Any other toolchain is refused
  * rather than guessed: SETUP_REGISTRY_UNSUPPORTED.
  */
-export async function registryHostsFor(command: string, env: Env, cwd: string): Promise<string[]> {
-  if (!usesNpmConfig(command)) {
+export function registryHostsFor(command: string, npm: NpmConfig | null): string[] {
+  if (!usesNpmConfig(command) || npm === null) {
     throw new CitadelError('SETUP_REGISTRY_UNSUPPORTED', `setup command ${command} has no known package registry configuration; "network": "registries" knows npm's (npm, npx)`, {
       details: { command },
     });
   }
-  const { registry } = await readNpmConfig(env, cwd);
-  return [registryHost(registry)];
+  return [registryHost(npm.registry)];
 }
 
 /** The host name of an https registry URL on the default port, or SETUP_REGISTRY_UNSUPPORTED. */
@@ -52,9 +54,22 @@ export function registryHost(registry: string): string {
   return url.hostname;
 }
 
-/** `npm config get registry cache`, as npm resolves them for a project in `cwd`. */
-export async function readNpmConfig(env: Env, cwd: string): Promise<NpmConfig> {
-  const output = await new Promise<string>((resolve, reject) => {
+/**
+ * `npm config get registry cache` as the operator's configuration alone resolves them: npm runs in
+ * an empty folder of Citadel's, so no repository's `.npmrc` can choose the registry a step may
+ * reach or the folder it may write.
+ */
+export async function readNpmConfig(env: Env): Promise<NpmConfig> {
+  const neutral = await mkdtemp(path.join(os.tmpdir(), 'citadel-npm-config-'));
+  try {
+    return parseNpmConfig(await npmConfigGet(env, neutral));
+  } finally {
+    await rm(neutral, { recursive: true, force: true });
+  }
+}
+
+function npmConfigGet(env: Env, cwd: string): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
     const child = spawn('npm', ['config', 'get', 'registry', 'cache'], { cwd, env: { ...env }, shell: false, stdio: ['ignore', 'pipe', 'pipe'], timeout: CONFIG_TIMEOUT_MS });
     const chunks: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -64,6 +79,9 @@ export async function readNpmConfig(env: Env, cwd: string): Promise<NpmConfig> {
       else reject(new CitadelError('SETUP_REGISTRY_UNSUPPORTED', `npm config get exited ${code ?? 'by a signal'}`, { details: { exit_code: code } }));
     });
   });
+}
+
+function parseNpmConfig(output: string): NpmConfig {
   const values = new Map<string, string>();
   for (const line of output.split('\n')) {
     const at = line.indexOf('=');

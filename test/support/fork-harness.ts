@@ -74,6 +74,8 @@ export class ForkHarness {
       CITADEL_HOME: this.root,
       CITADEL_ISSUER: this.issuer,
       CODEX_HOME: this.codexHome,
+      // Citadel's own package cache (npm-cache.ts): one per test, so what one test's setup stored is not another's seed.
+      XDG_CACHE_HOME: path.join(this.base, 'xdg-cache'),
       ...extra,
     };
   }

@@ -1,0 +1,240 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { constants, createReadStream } from 'node:fs';
+import { copyFile, lstat, mkdir, mkdtemp, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { CitadelError } from '../../shared/errors';
+import { isWithin } from '../../shared/sandbox/containment-policy';
+import { lockedPackages, sha512sOf, type PackageVersion } from './npm-lock';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** An index bucket (cacache's per-key log of entries) larger than this is not copied. */
+const MAX_BUCKET_BYTES = 1024 * 1024;
+/** A package tarball larger than this is neither imported nor promoted (npm fetches it again). */
+const MAX_TARBALL_BYTES = 1024 * 1024 * 1024;
+/** A step that leaves more new tarballs than this has the rest dropped, not promoted. */
+const MAX_PROMOTED = 100_000;
+const HEX_2 = /^[0-9a-f]{2}$/;
+const HEX_REST = /^[0-9a-f]{124}$/;
+// A reflink where the file system has them (a copy costs nothing), a plain copy elsewhere.
+const CLONE = constants.COPYFILE_FICLONE;
+
+/**
+ * Citadel's own cache folder: $XDG_CACHE_HOME/citadel (else ~/.cache/citadel; ~/Library/Caches/
+ * Citadel on macOS). Citadel writes it; no sandbox ever sees it whole.
+ */
+export function citadelCacheRoot(env: Env, platform = process.platform): string {
+  const home = env.HOME ?? os.homedir();
+  if (platform === 'darwin') return path.join(home, 'Library', 'Caches', 'Citadel');
+  return path.join(env.XDG_CACHE_HOME ? path.resolve(env.XDG_CACHE_HOME) : path.join(home, '.cache'), 'citadel');
+}
+
+/** The places a setup cache must neither be nor hold: the operator's home, Citadel's home, the repository. */
+export interface CacheBoundaries {
+  readonly home: string;
+  readonly citadelHome: string;
+  readonly repository: string;
+}
+
+/**
+ * Refuses a cache root that is, holds or lies in Citadel's home or the repository, or is or holds
+ * the home: a step's writable cache must never reach the signing keys, the fork records, the
+ * operator's dotfiles or the code under comparison (SETUP_CACHE_UNSAFE).
+ */
+export function assertCacheRootSafe(root: string, boundaries: CacheBoundaries): void {
+  const overlaps = (a: string, b: string) => isWithin(a, b) || isWithin(b, a);
+  const clash =
+    isWithin(path.resolve(boundaries.home), root) ? `the home ${boundaries.home}` :
+    overlaps(root, path.resolve(boundaries.citadelHome)) ? `Citadel's home ${boundaries.citadelHome}` :
+    overlaps(root, path.resolve(boundaries.repository)) ? `the repository ${boundaries.repository}` : null;
+  if (clash !== null) {
+    throw new CitadelError('SETUP_CACHE_UNSAFE', `Citadel's package cache ${root} overlaps ${clash}; set XDG_CACHE_HOME to a folder of its own`, { details: { cache_root: root } });
+  }
+}
+
+/** One setup step's npm cache: its own folder, seeded with the verified tarballs its lock pins. */
+export interface StepNpmCache {
+  /** What npm is told (`npm_config_cache`): the only cache folder the step can write. */
+  readonly dir: string;
+  /** Takes the step's new tarballs that match their digest into the verified store, then removes the folder. */
+  close(): Promise<void>;
+}
+
+/** The operator's npm cache and registry, read only (never mounted, never written). */
+export interface OperatorNpm {
+  readonly cache: string;
+  readonly registry: string;
+}
+
+/**
+ * Opens a fresh npm cache for one setup step (design: one writable cache per step, seeded by copy
+ * from a Citadel-owned store that only digest-checked tarballs enter, so nothing a step writes
+ * (an `_npx` install, an index entry, a forged tarball) reaches another step or the operator's
+ * tools). Tarballs come from the store, else from the operator's own npm cache (checked on the way
+ * in), for exactly the sha512 digests the worktree's lock pins; the registry metadata of its
+ * packages is copied from the operator's cache alone (a lock without `resolved` URLs needs it to
+ * install offline; `npm ci` still checks every tarball against the lock's digest).
+ */
+export async function openStepNpmCache(root: string, worktree: string, operator: OperatorNpm | null): Promise<StepNpmCache> {
+  const store = path.join(root, 'npm', 'verified');
+  const steps = path.join(root, 'npm', 'steps');
+  await mkdir(store, { recursive: true, mode: 0o700 });
+  await mkdir(steps, { recursive: true, mode: 0o700 });
+  const dir = await mkdtemp(path.join(steps, 'step-'));
+  try {
+    const locked = await lockedPackages(worktree);
+    for (const hex of locked.sha512s) {
+      const stored = storePath(store, hex);
+      const present = (await isRegularFile(stored)) || (operator !== null && (await importVerified(contentPath(operator.cache, hex), store, hex)));
+      if (present) await copyInto(stored, contentPath(dir, hex));
+    }
+    if (operator !== null) for (const url of registryUrls(operator.registry, locked.packages)) await copyIndexEntry(operator, dir, store, url);
+  } catch (cause) {
+    await rm(dir, { recursive: true, force: true });
+    throw cause;
+  }
+  return {
+    dir,
+    close: async () => {
+      try {
+        await promote(dir, store);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+/**
+ * What npm fetches from the registry for a locked package: its document (packument) and its tarball
+ * at the registry's usual address (`<registry>/<name>/-/<base>-<version>.tgz`).
+ */
+function registryUrls(registry: string, packages: readonly PackageVersion[]): Set<string> {
+  const base = withSlash(registry);
+  const urls = new Set<string>();
+  for (const { name, version } of packages) {
+    urls.add(new URL(name.replace('/', '%2f'), base).href);
+    urls.add(new URL(`${name}/-/${name.slice(name.indexOf('/') + 1)}-${version}.tgz`, base).href);
+  }
+  return urls;
+}
+
+/**
+ * The operator cache's index bucket for one registry address, and the content its entries name
+ * that hashes to their recorded digest. The copy is the step's own: nothing it changes in it goes
+ * anywhere.
+ */
+async function copyIndexEntry(operator: OperatorNpm, dir: string, store: string, url: string): Promise<void> {
+  const key = `make-fetch-happen:request-cache:${url}`;
+  const source = bucketPath(operator.cache, key);
+  const info = await lstat(source).catch(() => null);
+  if (info === null || !info.isFile() || info.size > MAX_BUCKET_BYTES) return;
+  const text = await readFile(source, 'utf8');
+  for (const line of text.split('\n')) {
+    const entry = bucketEntry(line, key);
+    if (entry === null) continue;
+    const stored = storePath(store, entry);
+    if ((await isRegularFile(stored)) || (await importVerified(contentPath(operator.cache, entry), store, entry))) await copyInto(stored, contentPath(dir, entry));
+  }
+  await mkdir(path.dirname(bucketPath(dir, key)), { recursive: true });
+  await writeFile(bucketPath(dir, key), text);
+}
+
+/** The sha512 (hex) of a bucket line for `key` whose own checksum holds (cacache's format: `sha1(json)\tjson`). */
+function bucketEntry(line: string, key: string): string | null {
+  const tab = line.indexOf('\t');
+  if (tab === -1) return null;
+  const json = line.slice(tab + 1);
+  if (createHash('sha1').update(json).digest('hex') !== line.slice(0, tab)) return null;
+  try {
+    const entry = JSON.parse(json) as { key?: unknown; integrity?: unknown };
+    return entry.key === key && typeof entry.integrity === 'string' ? (sha512sOf(entry.integrity)[0] ?? null) : null;
+  } catch {
+    return null;
+  }
+}
+
+function bucketPath(npmCache: string, key: string): string {
+  const hex = createHash('sha256').update(key).digest('hex');
+  return path.join(npmCache, '_cacache', 'index-v5', hex.slice(0, 2), hex.slice(2, 4), hex.slice(4));
+}
+
+const withSlash = (url: string): string => (url.endsWith('/') ? url : `${url}/`);
+
+async function copyInto(stored: string, target: string): Promise<void> {
+  await mkdir(path.dirname(target), { recursive: true });
+  await copyFile(stored, target, CLONE);
+}
+
+/** Where cacache (npm's cache library) keeps the tarball of sha512 `hex` in an npm cache folder. */
+export function contentPath(npmCache: string, hex: string): string {
+  return path.join(npmCache, '_cacache', 'content-v2', 'sha512', hex.slice(0, 2), hex.slice(2, 4), hex.slice(4));
+}
+
+function storePath(store: string, hex: string): string {
+  return path.join(store, hex.slice(0, 2), hex);
+}
+
+/** Every regular file the step left under its content folder whose bytes match the digest its path names. */
+async function promote(dir: string, store: string): Promise<void> {
+  const sha512 = path.join(dir, '_cacache', 'content-v2', 'sha512');
+  let seen = 0;
+  for (const a of await hexEntries(sha512, HEX_2)) {
+    for (const b of await hexEntries(path.join(sha512, a), HEX_2)) {
+      for (const rest of await hexEntries(path.join(sha512, a, b), HEX_REST)) {
+        if ((seen += 1) > MAX_PROMOTED) return;
+        const hex = a + b + rest;
+        if (!(await isRegularFile(storePath(store, hex)))) await importVerified(path.join(sha512, a, b, rest), store, hex);
+      }
+    }
+  }
+}
+
+async function hexEntries(dir: string, pattern: RegExp): Promise<string[]> {
+  try {
+    return (await readdir(dir)).filter((name) => pattern.test(name));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Copies `source` into the store under `hex` if its bytes hash to it. The copy is made first and
+ * hashed after, so what is checked is what stays; a symlink or anything but a regular file is
+ * skipped. Answers whether the store now holds it.
+ */
+async function importVerified(source: string, store: string, hex: string): Promise<boolean> {
+  const info = await lstat(source).catch(() => null);
+  if (info === null || !info.isFile() || info.size > MAX_TARBALL_BYTES) return false;
+  const target = storePath(store, hex);
+  await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
+  const temp = path.join(path.dirname(target), `.import-${randomBytes(8).toString('hex')}`);
+  try {
+    const input = await open(source, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    try {
+      if (!(await input.stat()).isFile()) return false;
+      await pipeline(input.createReadStream({ autoClose: false }), (await open(temp, 'wx', 0o600)).createWriteStream());
+    } finally {
+      await input.close();
+    }
+    if ((await stat(temp)).size > MAX_TARBALL_BYTES || (await sha512Hex(temp)) !== hex) return false;
+    await rename(temp, target);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await rm(temp, { force: true });
+  }
+}
+
+async function sha512Hex(file: string): Promise<string> {
+  const hash = createHash('sha512');
+  await pipeline(createReadStream(file), hash);
+  return hash.digest('hex');
+}
+
+async function isRegularFile(file: string): Promise<boolean> {
+  return (await lstat(file).catch(() => null))?.isFile() ?? false;
+}

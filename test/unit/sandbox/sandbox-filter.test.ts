@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { encodeProgram, type SockFilter } from '../../../main/sandbox/seccomp/bpf';
-import { keyringFilter, keyringFilterProgram, seccompArchOf, type SeccompArch } from '../../../main/sandbox/seccomp/keyring-filter';
+import { sandboxFilter, sandboxFilterProgram, seccompArchOf, type SeccompArch } from '../../../main/sandbox/seccomp/sandbox-filter';
 
 const LD_ABS = 0x20;
 const JEQ = 0x15;
@@ -31,22 +31,38 @@ function run(program: readonly SockFilter[], data: { nr: number; arch: number })
   throw new Error('ran off the end');
 }
 
-const CASES: Record<SeccompArch, { audit: number; keys: number[]; instructions: number; others: number[] }> = {
-  // x86_64: read 0, openat 257, clone 56, unshare 272, mount 165, prctl 157, seccomp 317, clone3 435.
-  x64: { audit: 0xc000003e, keys: [248, 249, 250], instructions: 10, others: [0, 257, 56, 272, 165, 157, 317, 435, 247, 251] },
-  // aarch64: read 63, openat 56, clone 220, unshare 97, mount 40, prctl 167, seccomp 277, clone3 435, execve 221.
-  arm64: { audit: 0xc00000b7, keys: [217, 218, 219], instructions: 9, others: [63, 56, 220, 97, 40, 167, 277, 435, 216, 221] },
+/** The numbers as the kernel's tables give them (x86_64: syscall_64.tbl; aarch64: asm-generic/unistd.h), written out again on purpose. */
+const CASES: Record<SeccompArch, { audit: number; keys: number[]; processAccess: Record<string, number>; instructions: number; others: number[] }> = {
+  x64: {
+    audit: 0xc000003e,
+    keys: [248, 249, 250],
+    processAccess: { ptrace: 101, process_vm_readv: 310, process_vm_writev: 311, kcmp: 312, pidfd_open: 434, pidfd_getfd: 438 },
+    instructions: 16,
+    // read 0, openat 257, clone 56, unshare 272, mount 165, prctl 157, seccomp 317, clone3 435, kill 62,
+    // wait4 61, process_madvise 440 and the neighbours of the denied ones (247, 251, 100, 102, 309, 313, 433, 437, 439).
+    others: [0, 257, 56, 272, 165, 157, 317, 435, 62, 61, 440, 247, 251, 100, 102, 309, 313, 433, 437, 439],
+  },
+  arm64: {
+    audit: 0xc00000b7,
+    keys: [217, 218, 219],
+    processAccess: { ptrace: 117, process_vm_readv: 270, process_vm_writev: 271, kcmp: 272, pidfd_open: 434, pidfd_getfd: 438 },
+    instructions: 15,
+    // read 63, openat 56, clone 220, unshare 97, mount 40, prctl 167, seccomp 277, clone3 435, execve 221, kill 129,
+    // wait4 260, process_madvise 440 and the neighbours of the denied ones (216, 220, 116, 118, 269, 273, 433, 437, 439).
+    others: [63, 56, 220, 97, 40, 167, 277, 435, 221, 129, 260, 440, 216, 116, 118, 269, 273, 433, 437, 439],
+  },
 };
 
-describe.each(Object.entries(CASES) as [SeccompArch, (typeof CASES)[SeccompArch]][])('the keyring seccomp filter on %s', (arch, expected) => {
-  const program = keyringFilter(arch);
+describe.each(Object.entries(CASES) as [SeccompArch, (typeof CASES)[SeccompArch]][])('the sandbox seccomp filter on %s', (arch, expected) => {
+  const program = sandboxFilter(arch);
+  const processAccess = Object.values(expected.processAccess);
 
   it('checks the architecture first, then the syscall number', () => {
     expect(program.length).toBe(expected.instructions);
     expect(program[0]).toEqual({ code: LD_ABS, jt: 0, jf: 0, k: 4 });
     expect(program[1]).toMatchObject({ code: JEQ, k: expected.audit, jt: 0 });
     expect(program[2]).toEqual({ code: LD_ABS, jt: 0, jf: 0, k: 0 });
-    expect(program.filter((step) => step.code === JEQ).map((step) => step.k)).toEqual([expected.audit, ...expected.keys]);
+    expect(program.filter((step) => step.code === JEQ).map((step) => step.k)).toEqual([expected.audit, ...expected.keys, ...processAccess]);
     expect(program.filter((step) => step.code === RET).map((step) => step.k)).toEqual([ALLOW, EPERM, ENOSYS]);
   });
 
@@ -54,18 +70,29 @@ describe.each(Object.entries(CASES) as [SeccompArch, (typeof CASES)[SeccompArch]
     for (const nr of expected.keys) expect(run(program, { nr, arch: expected.audit })).toBe(EPERM);
   });
 
-  it('allows everything else a nested sandbox needs (clone, unshare, mount, prctl, seccomp) and the keys’ neighbours', () => {
+  it('fails ptrace, process_vm_readv/writev, kcmp, pidfd_open and pidfd_getfd with EPERM', () => {
+    for (const [name, nr] of Object.entries(expected.processAccess)) expect(run(program, { nr, arch: expected.audit }), name).toBe(EPERM);
+  });
+
+  it('allows everything else a nested sandbox needs (clone, unshare, mount, prctl, seccomp) and the denied ones’ neighbours', () => {
     for (const nr of expected.others) expect(run(program, { nr, arch: expected.audit }), `syscall ${nr}`).toBe(ALLOW);
+  });
+
+  it('denies only what it is given: the keyring-only filter allows the process-access syscalls', () => {
+    const keyringOnly = sandboxFilter(arch, ['add_key', 'request_key', 'keyctl']);
+    for (const nr of expected.keys) expect(run(keyringOnly, { nr, arch: expected.audit })).toBe(EPERM);
+    for (const nr of processAccess) expect(run(keyringOnly, { nr, arch: expected.audit })).toBe(ALLOW);
   });
 
   it('denies every foreign architecture whole (i386, arm32): its key syscalls and all else', () => {
     for (const foreign of [0x40000003, 0x40000028, 0xc000003e, 0xc00000b7].filter((audit) => audit !== expected.audit)) {
-      for (const nr of [0, 286, 287, 288, 309, 310, 311]) expect(run(program, { nr, arch: foreign })).toBe(ENOSYS);
+      // i386: add_key 286, request_key 287, keyctl 288, ptrace 26, kcmp 349; arm32: process_vm_readv 376.
+      for (const nr of [0, 26, 286, 287, 288, 309, 310, 311, 349, 376, 434, 438]) expect(run(program, { nr, arch: foreign })).toBe(ENOSYS);
     }
   });
 
   it('encodes as 8-byte little-endian struct sock_filter entries', () => {
-    const bytes = keyringFilterProgram(arch);
+    const bytes = sandboxFilterProgram(arch);
     expect(bytes.length).toBe(8 * expected.instructions);
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     // The arch check: code 0x15 at byte 8, its k (the AUDIT_ARCH) little-endian at bytes 12..15.
@@ -81,10 +108,10 @@ describe.each(Object.entries(CASES) as [SeccompArch, (typeof CASES)[SeccompArch]
   });
 });
 
-describe('the keyring seccomp filter on x86_64 only', () => {
-  it('denies x32 syscalls (nr | 0x40000000) with ENOSYS, keyctl among them', () => {
-    const program = keyringFilter('x64');
-    for (const nr of [0x40000000, 0x40000000 + 250, 0x40000000 + 520]) expect(run(program, { nr, arch: 0xc000003e })).toBe(ENOSYS);
+describe('the sandbox seccomp filter on x86_64 only', () => {
+  it('denies x32 syscalls (nr | 0x40000000) with ENOSYS, keyctl, pidfd_getfd and x32 ptrace among them', () => {
+    const program = sandboxFilter('x64');
+    for (const nr of [0x40000000, 0x40000000 + 250, 0x40000000 + 438, 0x40000000 + 521]) expect(run(program, { nr, arch: 0xc000003e })).toBe(ENOSYS);
   });
 });
 

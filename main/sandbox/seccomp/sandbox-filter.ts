@@ -57,9 +57,9 @@ const load = (offset: number): Step => ({ code: LD_W_ABS, k: offset, jt: 'next',
 const jump = (code: number, k: number, jt: Target, jf: Target): Step => ({ code, k, jt, jf });
 
 /**
- * The filter every bubblewrap sandbox runs under: each of `denied` fails with EPERM, the answer of
- * a permission refused, which runtimes already take as "not here" (Bun falls back from pidfd_open's
- * EPERM as from ENOSYS, as under Docker's profile); everything else is allowed, so a nested sandbox
+ * The filter every bubblewrap sandbox runs under: each of `denied` fails with EPERM, what Docker's
+ * default profile answers too, so runtimes already cope (Bun, which Claude Code is built on, falls
+ * back from pidfd_open's EPERM to a waiter thread); everything else is allowed, so a nested sandbox
  * (Codex's own bwrap and seccomp) still works. x32 syscalls and every foreign architecture are
  * denied whole with ENOSYS: the only foreign ABIs a kernel accepts are its 32-bit compat ones (i386
  * through int 0x80, arm32), which no contained tool needs, and denying them whole cannot go wrong

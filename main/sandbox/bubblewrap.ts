@@ -5,7 +5,7 @@ import type { ContainmentPolicy } from '../../shared/sandbox/containment-policy'
 import { generatedEtcFiles, HOST_ETC_ENTRIES, SANDBOX_GID, SANDBOX_UID, writeLaunchFiles } from './generated-etc';
 import { findOnPath, runProbe } from './probe-command';
 import { assertPolicyBackend, sandboxUnavailable, type SandboxBackend, type SandboxLauncher } from './sandbox-backend';
-import { keyringFilterProgram, seccompArchOf, type SeccompArch } from './seccomp/keyring-filter';
+import { sandboxFilterProgram, seccompArchOf, type SeccompArch } from './seccomp/sandbox-filter';
 
 const INSTALL = 'bubblewrap (apt-get install bubblewrap, dnf install bubblewrap)';
 const SECCOMP_HINT = 'a kernel with seccomp filters (CONFIG_SECCOMP and CONFIG_SECCOMP_FILTER)';
@@ -37,9 +37,10 @@ const SECCOMP_FD = 3;
 
 /**
  * The bubblewrap recipe measured in issue 11: every namespace unshared (so no network but a
- * private loopback), no process outliving the sandbox, no kernel keyring (a seccomp filter), an
- * empty root with /usr and a few /etc entries read-only, private /tmp, /var/tmp and /run, and only
- * the policy's roots beside them.
+ * private loopback), no process outliving the sandbox, no kernel keyring and none of the syscalls
+ * that reach into another process (a seccomp filter, seccomp/sandbox-filter.ts), an empty root
+ * with /usr and a few /etc entries read-only, private /tmp, /var/tmp and /run, and only the
+ * policy's roots beside them.
  */
 export function bubblewrapLauncher(host: BubblewrapHost): SandboxLauncher {
   return {
@@ -53,7 +54,7 @@ export function bubblewrapLauncher(host: BubblewrapHost): SandboxLauncher {
         target: `/etc/${name}`,
         file: { path: path.join(launchDir, 'etc', name), text },
       }));
-      const seccomp = { path: path.join(launchDir, 'seccomp.bpf'), bytes: keyringFilterProgram(host.arch) };
+      const seccomp = { path: path.join(launchDir, 'seccomp.bpf'), bytes: sandboxFilterProgram(host.arch) };
       // An empty regular file: a bound /dev/null cannot be opened (bind mounts in a user namespace are nodev).
       const empty = { path: path.join(launchDir, 'empty'), text: '' };
       const keyListings = host.keyListings ?? [];
@@ -64,8 +65,8 @@ export function bubblewrapLauncher(host: BubblewrapHost): SandboxLauncher {
         // bind writable (measured); a non-zero uid also keeps nested bwrap working, which
         // --cap-drop ALL alone breaks for root ("setting up uid map: Operation not permitted").
         ...['--uid', String(SANDBOX_UID), '--gid', String(SANDBOX_GID), '--cap-drop', 'ALL'],
-        // A user namespace does not namespace the kernel keyrings: without the filter the sandbox
-        // could read the operator's session keyring (measured). bwrap reads the fd and closes it.
+        // Without the filter the sandbox could read the operator's session keyring, and a tool could
+        // take the runtime's stdout and forge its result (both measured). bwrap reads the fd and closes it.
         ...['--seccomp', String(SECCOMP_FD)],
         // No --clearenv/--setenv: the environment's values would sit in bwrap's argv, readable by
         // every local user. bwrap is spawned with exactly `env` and passes it on, adding only PWD

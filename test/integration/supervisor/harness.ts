@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -7,6 +7,9 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import { isRuntimeAlive, isSupervisorAlive } from '../../../main/runtimes/process-control/run-liveness';
 import type { LaunchSpec } from '../../../main/runtimes/supervisor/launch-spec';
 import type { RunStatus } from '../../../main/runtimes/supervisor/run-status';
+import { containedCommand } from '../../../main/sandbox/contained-command';
+import { writeLaunchFiles } from '../../../main/sandbox/generated-etc';
+import type { SandboxCommand, SandboxLauncher } from '../../../main/sandbox/sandbox-backend';
 import { REPO_ROOT } from '../../support/run-cli';
 
 export interface Bundles {
@@ -92,6 +95,25 @@ export function nodeRuntime(
     kill_grace_ms: 1_000,
     ...options.overrides,
   };
+}
+
+/**
+ * A launch spec for `command` contained by `launcher` as the engine builds one (no egress): the
+ * backend spawned with exactly the policy's environment and its fd files, in `dir`/work (the one
+ * read-write root), with `readOnly` beside it; its launch files written.
+ */
+export async function containedRuntime(launcher: SandboxLauncher, dir: string, command: SandboxCommand, readOnly: readonly string[], stdin = ''): Promise<{ spec: LaunchSpec; work: string }> {
+  const work = path.join(dir, 'work');
+  mkdirSync(work);
+  const contained = containedCommand(
+    launcher,
+    { backend: 'bubblewrap', read_only: [...readOnly], read_write: [work], tmpfs: [], env: { PATH: '/usr/bin:/bin', HOME: work }, egress: { kind: 'none' }, cwd: work },
+    command,
+    { launchDir: path.join(dir, 'launch'), innerBridgeScript: path.join(dir, 'unused-bridge.mjs'), nodeExecPath: process.execPath },
+  );
+  await writeLaunchFiles(contained.files);
+  const base = nodeRuntime(dir, '', { stdin });
+  return { spec: { ...base, command: contained.command, args: contained.args, env: contained.env, extra_fd_files: contained.fdFiles, cwd: work }, work };
 }
 
 /** Polls until `check` holds; the bound is generous because a loaded 2-core machine starts Node slowly. */

@@ -9,12 +9,9 @@ import { waitForExit } from '../../../main/runtimes/process-control/wait-for-exi
 import type { LaunchSpec } from '../../../main/runtimes/supervisor/launch-spec';
 import type { ExitedStatus, RunStatus } from '../../../main/runtimes/supervisor/run-status';
 import { bubblewrapBackend } from '../../../main/sandbox/bubblewrap';
-import { containedCommand } from '../../../main/sandbox/contained-command';
-import { writeLaunchFiles } from '../../../main/sandbox/generated-etc';
 import type { SandboxLauncher } from '../../../main/sandbox/sandbox-backend';
-import type { ContainmentPolicy } from '../../../shared/sandbox/containment-policy';
 import { useTempDirs } from '../../support/temp-dir';
-import { hasEnded, nodeRuntime, readText, useBundles, useRunCleanup, waitUntil } from './harness';
+import { containedRuntime, hasEnded, nodeRuntime, readText, useBundles, useRunCleanup, waitUntil } from './harness';
 
 const tempDir = useTempDirs();
 const bundles = useBundles();
@@ -185,35 +182,18 @@ describe('a runtime cannot reach the instruction or its logs through its stdio',
 
     it('the probe in the sandbox rewrites neither the instruction nor the log', async () => {
       const dir = realpathSync(tempDir('citadel-contained-stdio-'));
-      const work = path.join(dir, 'work');
       const probeDir = path.join(dir, 'probe');
-      mkdirSync(work);
       mkdirSync(probeDir);
       const probe = path.join(probeDir, 'probe.mjs');
       writeFileSync(probe, REOPEN_PROBE);
       const node = realpathSync(process.execPath);
-      const policy: ContainmentPolicy = {
-        backend: 'bubblewrap',
-        read_only: [probeDir, path.dirname(node)],
-        read_write: [work],
-        tmpfs: [],
-        env: { PATH: '/usr/bin:/bin', HOME: work },
-        egress: { kind: 'none' },
-        cwd: work,
-      };
-      const contained = containedCommand(launcher, policy, { command: node, args: [probe, path.join(work, 'report.json')] }, {
-        launchDir: path.join(dir, 'launch'),
-        innerBridgeScript: path.join(dir, 'unused-bridge.mjs'),
-        nodeExecPath: node,
-      });
-      await writeLaunchFiles(contained.files);
-      const base = nodeRuntime(dir, '', { stdin: 'the instruction\n' });
-      const spec: LaunchSpec = { ...base, command: contained.command, args: contained.args, env: contained.env, extra_fd_files: contained.fdFiles, cwd: work };
+      const report = path.join(dir, 'work', 'report.json');
+      const { spec } = await containedRuntime(launcher, dir, { command: node, args: [probe, report] }, [probeDir, path.dirname(node)], 'the instruction\n');
       writeFileSync(spec.stdout_file, 'earlier\n');
 
       const exited = await runToExit(spec);
       expect(exited, readText(spec.stderr_file)).toMatchObject({ exit_code: 0 });
-      const outcome = JSON.parse(readText(path.join(work, 'report.json'))) as Record<string, string>;
+      const outcome = JSON.parse(readText(report)) as Record<string, string>;
       expect(outcome['0']).not.toBe('rewrote');
       expect(outcome['1']).not.toBe('rewrote');
       expect(readText(spec.stdin_file)).toBe('the instruction\n');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bubblewrapLauncher, type HostTopLevel } from '../../../main/sandbox/bubblewrap';
-import { keyringFilterProgram } from '../../../main/sandbox/seccomp/keyring-filter';
+import { sandboxFilterProgram } from '../../../main/sandbox/seccomp/sandbox-filter';
 import type { ContainmentPolicy } from '../../../shared/sandbox/containment-policy';
 
 const MERGED_USR: HostTopLevel[] = [
@@ -71,13 +71,13 @@ describe('bubblewrap launch spec', () => {
     expect(files[2]).toHaveProperty('text', 'options timeout:0 attempts:1\n');
   });
 
-  it('writes the keyring seccomp program of its architecture and hands it to bwrap as fd 3', () => {
+  it('writes the sandbox seccomp program of its architecture and hands it to bwrap as fd 3', () => {
     const launch = launcher.launchSpec(POLICY, COMMAND, '/fork/launch/b1');
-    expect(launch.files.at(-1)).toEqual({ path: '/fork/launch/b1/seccomp.bpf', bytes: keyringFilterProgram('x64') });
+    expect(launch.files.at(-1)).toEqual({ path: '/fork/launch/b1/seccomp.bpf', bytes: sandboxFilterProgram('x64') });
     expect(launch.fdFiles).toEqual(['/fork/launch/b1/seccomp.bpf']);
     expect(launch.args.slice(launch.args.indexOf('--seccomp'), launch.args.indexOf('--seccomp') + 2)).toEqual(['--seccomp', '3']);
     const arm = bubblewrapLauncher({ executable: '/usr/bin/bwrap', version: 'bubblewrap 0.8.0', topLevel: MERGED_USR, arch: 'arm64' });
-    expect(arm.launchSpec(POLICY, COMMAND, '/l').files.at(-1)).toEqual({ path: '/l/seccomp.bpf', bytes: keyringFilterProgram('arm64') });
+    expect(arm.launchSpec(POLICY, COMMAND, '/l').files.at(-1)).toEqual({ path: '/l/seccomp.bpf', bytes: sandboxFilterProgram('arm64') });
   });
 
   it('drops every capability and maps to a non-zero uid, so a root operator gets an unprivileged sandbox', () => {

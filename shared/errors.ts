@@ -91,7 +91,7 @@ export const ERROR_CODES = [
   'SETUP_FAILED',
   /** A setup step asks for `"network": "registries"` and its toolchain's configured registry cannot be allowed (unknown toolchain, not https on 443). */
   'SETUP_REGISTRY_UNSUPPORTED',
-  /** `.worktreeinclude` (issue 13) matches a tracked file, a symlink, a path outside the repository, too much, or cannot be read. */
+  /** `.worktreeinclude` (issue 13) matches a tracked file, a symlink, a path outside the repository (or a hard link, which may be one: issue 27), too much, or cannot be read. */
   'WORKTREE_INCLUDE_TRACKED',
   'WORKTREE_INCLUDE_SYMLINK',
   'WORKTREE_INCLUDE_OUTSIDE',

@@ -93,7 +93,7 @@ export const ERROR_CODES = [
   'SETUP_REGISTRY_UNSUPPORTED',
   /** Citadel's package cache folder would be, hold or lie in the home, Citadel's home or the repository. */
   'SETUP_CACHE_UNSAFE',
-  /** `.worktreeinclude` (issue 13) matches a tracked file, a symlink, a path outside the repository, too much, or cannot be read. */
+  /** `.worktreeinclude` (issue 13) matches a tracked file, a symlink, a path outside the repository (or a hard link, which may be one: issue 27), too much, or cannot be read. */
   'WORKTREE_INCLUDE_TRACKED',
   'WORKTREE_INCLUDE_SYMLINK',
   'WORKTREE_INCLUDE_OUTSIDE',

@@ -1,14 +1,13 @@
-import { lstat, mkdir, open, readFile, realpath, rm } from 'node:fs/promises';
+import { lstat, mkdir, open, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { sha256Digest } from '../../shared/digest';
-import { CitadelError, type ErrorCode } from '../../shared/errors';
+import type { CitadelError } from '../../shared/errors';
 import { WorktreeIncludeEntrySchema, type WorktreeIncludeEntry } from '../../shared/fork/contract';
 import { runGit } from '../git/run';
 import { writePrivateFile } from '../store/atomic-file';
-
-/** The file at the repository root that names the ignored files to copy (the convention Claude Code, Conductor and Codex share). */
-export const WORKTREE_INCLUDE_FILE = '.worktreeinclude';
+import { readIncludeSource } from './include-source';
+import { refuse, WORKTREE_INCLUDE_FILE } from './include-refusal';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -28,9 +27,6 @@ export interface WorktreeIncludes {
 
 // The matches are passed to git as literal pathspecs (runGit has no stdin): a few hundred per call.
 const IGNORED_BATCH = 256;
-
-const refuse = (code: ErrorCode, message: string, details: Record<string, string | string[]>): CitadelError =>
-  new CitadelError(code, `${WORKTREE_INCLUDE_FILE}: ${message}`, { details });
 
 /**
  * The patterns of a `.worktreeinclude` (gitignore syntax: blank lines and `#` comments skipped,
@@ -54,8 +50,9 @@ export function parseWorktreeInclude(text: string): string[] {
  * none. Matching is git's own (`ls-files --exclude-from`), the same gitignore implementation that
  * decides what is ignored, so "matched" and "ignored" never disagree; only files git also reports
  * as ignored (`ls-files --ignored --exclude-standard`: the repository's and the operator's excludes) are kept. Refused, with
- * nothing written: a match that is tracked, a symlink, anything but a regular file, a path outside
- * the repository, or more than WORKTREE_INCLUDE_LIMITS.
+ * nothing written: a match that is tracked, a symlink, a hard link, anything but a regular file, a
+ * path outside the repository, or more than WORKTREE_INCLUDE_LIMITS. Each file is read through one
+ * descriptor its checks were made on (include-source.ts).
  */
 export async function resolveWorktreeIncludes(root: string): Promise<WorktreeIncludes | null> {
   const listFile = path.join(root, WORKTREE_INCLUDE_FILE);
@@ -78,21 +75,12 @@ export async function resolveWorktreeIncludes(root: string): Promise<WorktreeInc
   const matched = nulList((await runGit(root, ['ls-files', '-z', '--others', '--ignored', exclude])).stdout);
   const chosen = await ignoredOf(root, matched);
 
-  const realRoot = await realpath(root);
   const entries: WorktreeIncludeEntry[] = [];
   const contents = new Map<string, Buffer>();
   let total = 0;
   for (const file of chosen.sort()) {
-    const full = path.join(root, file);
-    // Gone or unreadable since git listed it (the operator's checkout is live): refused, typed.
-    const vanished = (): never => {
-      throw refuse('WORKTREE_INCLUDE_INVALID', `${file} changed while it was being read; try again`, { path: file });
-    };
-    if (!isInside(realRoot, await realpath(path.dirname(full)).catch(vanished))) throw refuse('WORKTREE_INCLUDE_OUTSIDE', `${file} lies outside the repository`, { path: file });
-    const stats = await lstat(full).catch(vanished);
-    if (stats.isSymbolicLink()) throw refuse('WORKTREE_INCLUDE_SYMLINK', `${file} is a symlink; only regular files are copied`, { path: file });
-    if (!stats.isFile()) throw refuse('WORKTREE_INCLUDE_INVALID', `${file} is not a regular file`, { path: file });
-    const content = await readBounded(full, file).catch((error: unknown) => (error instanceof CitadelError ? Promise.reject(error) : vanished()));
+    // The digest the contract and receipts record is of these bytes, the ones stored and copied.
+    const content = await readIncludeSource(root, file, WORKTREE_INCLUDE_LIMITS.fileBytes);
     total += content.length;
     if (total > WORKTREE_INCLUDE_LIMITS.totalBytes) throw tooLarge(`the files chosen are over ${WORKTREE_INCLUDE_LIMITS.totalBytes} bytes in all`, file);
     const digest = sha256Digest(content);
@@ -118,19 +106,6 @@ async function ignoredOf(root: string, matched: readonly string[]): Promise<stri
 }
 
 const tooLarge = (message: string, file: string): CitadelError => refuse('WORKTREE_INCLUDE_TOO_LARGE', message, { path: file });
-
-async function readBounded(full: string, file: string): Promise<Buffer> {
-  const handle = await open(full, 'r');
-  try {
-    const size = (await handle.stat()).size;
-    if (size > WORKTREE_INCLUDE_LIMITS.fileBytes) throw tooLarge(`${file} is over ${WORKTREE_INCLUDE_LIMITS.fileBytes} bytes`, file);
-    const buffer = Buffer.alloc(size);
-    const { bytesRead } = await handle.read(buffer, 0, size, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
-}
 
 /** Keeps each chosen content in `dir` (the fork's private store), named by its digest: the source every copy is made from. */
 export async function storeWorktreeIncludes(dir: string, includes: WorktreeIncludes): Promise<void> {
@@ -229,8 +204,3 @@ const storedName = (digest: string): string => digest.replace(/^sha256:/, '');
 const nulList = (stdout: Buffer): string[] => stdout.toString('utf8').split('\0').filter(Boolean);
 
 const preview = (paths: readonly string[]): string => `${paths.slice(0, 5).join(', ')}${paths.length > 5 ? `, … ${paths.length} in all` : ''}`;
-
-function isInside(root: string, dir: string): boolean {
-  const relative = path.relative(root, dir);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-}

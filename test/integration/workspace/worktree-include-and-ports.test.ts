@@ -7,7 +7,7 @@
  * port is private to the branch anyway; runtime-only the blocks are what keeps two servers apart,
  * so there two branches hold a server on CITADEL_PORT at the same moment.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sha256Digest } from '../../../shared/digest';
@@ -59,6 +59,16 @@ const CHECK = [
   '});',
   '',
 ].join('\n');
+
+const OUTSIDE_KEY = '-----BEGIN OPENSSH PRIVATE KEY-----\nfake-key-of-issue-27-9e02\n-----END OPENSSH PRIVATE KEY-----\n';
+
+/** The files under `dir` whose content holds `text`. */
+function holding(dir: string, text: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((name) => path.join(dir, name))
+    .filter((file) => lstatSync(file).isFile() && readFileSync(file, 'utf8').includes(text));
+}
 
 const FIX = "sed -i 's/a - b/a + b/' src/sum.js";
 
@@ -229,6 +239,17 @@ describe('.worktreeinclude and ports', () => {
         },
       ],
       ['a path outside the repository', 'WORKTREE_INCLUDE_OUTSIDE', (h: ForkHarness) => writeFileSync(path.join(h.repo, '.worktreeinclude'), '.env\n../outside.env\n')],
+      [
+        // Issue 27: the listed .env is a hard link to a key outside the repository (a temp HOME's).
+        'a hard link to a file outside the repository',
+        'WORKTREE_INCLUDE_OUTSIDE',
+        (h: ForkHarness) => {
+          mkdirSync(path.join(h.base, 'home', '.ssh'), { recursive: true });
+          writeFileSync(path.join(h.base, 'home', '.ssh', 'id_ed25519'), OUTSIDE_KEY);
+          rmSync(path.join(h.repo, '.env'));
+          linkSync(path.join(h.base, 'home', '.ssh', 'id_ed25519'), path.join(h.repo, '.env'));
+        },
+      ],
     ])('%s: %s, no fork, no worktree, no branch', { timeout: 60_000 }, async (_name, code, plant) => {
       const h = harness('citadel-wti-refused-');
       plant(h);
@@ -241,6 +262,7 @@ describe('.worktreeinclude and ports', () => {
       expect(existsSync(path.join(h.root, 'worktrees'))).toBe(false);
       expect(existsSync(path.join(h.root, 'repositories'))).toBe(false);
       expect(h.gitIn(h.repo, 'branch', '--list', 'citadel/*')).toBe('');
+      expect(holding(h.root, OUTSIDE_KEY)).toEqual([]);
     });
   });
 });

@@ -2,12 +2,10 @@
  * `.worktreeinclude` (issue 13): which ignored files of the operator's checkout are chosen, what is
  * refused, and how the copies are made and checked. Real git repositories in temp dirs.
  */
-import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sha256Digest } from '../../../shared/digest';
-import { isCitadelError } from '../../../shared/errors';
 import {
   changedWorktreeIncludes,
   copyWorktreeIncludes,
@@ -17,42 +15,14 @@ import {
   storeWorktreeIncludes,
   WORKTREE_INCLUDE_LIMITS,
 } from '../../../main/workspace/worktree-include';
+import { git, includeRepository, refusalOf, write } from '../../support/include-repository';
 import { useTempDirs } from '../../support/temp-dir';
 
 const tempDir = useTempDirs();
 
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+const repository = (include: string | null): string => includeRepository(tempDir('wti-'), include);
 
-function write(root: string, file: string, content: string): void {
-  mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-  writeFileSync(path.join(root, file), content);
-}
-
-/** A repository ignoring `.env`, `config/local.json`, `node_modules/`, `*.log`, with `config/app.json` tracked. */
-function repository(include: string | null): string {
-  const root = tempDir('wti-');
-  write(root, '.gitignore', '.env\nconfig/local.json\nnode_modules/\n*.log\n');
-  write(root, 'config/app.json', '{"tracked":true}\n');
-  write(root, '.env', 'SECRET=hunter2\n');
-  write(root, 'config/local.json', '{"local":true}\n');
-  write(root, 'notes.txt', 'untracked, not ignored\n');
-  git(root, 'init', '-q', '-b', 'main');
-  git(root, 'add', '.gitignore', 'config/app.json');
-  git(root, 'commit', '-q', '-m', 'initial');
-  if (include !== null) write(root, '.worktreeinclude', include);
-  return root;
-}
-
-async function refusal(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isCitadelError(error)) return error.code;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
+const refusal = async (promise: Promise<unknown>): Promise<string> => (await refusalOf(promise)).code;
 
 describe('parseWorktreeInclude', () => {
   it('keeps gitignore patterns and drops comments, blank lines and trailing spaces', () => {
@@ -103,6 +73,13 @@ describe('resolveWorktreeIncludes', () => {
     const root = repository('.env\nlinked.log\n');
     symlinkSync('.env', path.join(root, 'linked.log'));
     expect(await refusal(resolveWorktreeIncludes(root))).toBe('WORKTREE_INCLUDE_SYMLINK');
+  });
+
+  it('refuses an ignored hard link, even to a file inside the repository', async () => {
+    const root = repository('*.log\n');
+    write(root, 'a.log', 'a');
+    linkSync(path.join(root, 'a.log'), path.join(root, 'b.log'));
+    expect(await refusal(resolveWorktreeIncludes(root))).toBe('WORKTREE_INCLUDE_OUTSIDE');
   });
 
   it('refuses a .worktreeinclude that is itself a symlink', async () => {

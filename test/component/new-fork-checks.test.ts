@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { InlineWorkflow } from '../../shared/fork/workflow';
 import type { ReadinessReport } from '../../shared/runtime/readiness';
 import NewForkView from '../../renderer/src/views/NewForkView.svelte';
-import { fakeClient } from './support/fake-client';
+import { fakeClient, type FakeClient } from './support/fake-client';
 import { digest, readyPreview } from './support/fixtures';
 
 const codexMissing: ReadinessReport = {
@@ -50,6 +50,20 @@ async function readinessShown(): Promise<void> {
   await expect.poll(() => (codex as HTMLInputElement).checked).toBe(false);
 }
 
+/** New Fork filled and previewed on a repository whose .worktreeinclude names two files; Start is answered with a refusal. */
+async function previewedWithIncludes(confirmed: boolean): Promise<FakeClient['calls']> {
+  const { client, calls } = fakeClient({
+    readiness: () => ({ ok: true, value: codexMissing }),
+    previewFork: () => ({ ok: true, value: withIncludes(confirmed) }),
+    startFork: () => ({ ok: false, error: { code: 'SANDBOX_UNAVAILABLE', message: 'bwrap is not on PATH' } }),
+  });
+  render(NewForkView, { props: { client } });
+  await readinessShown();
+  await fill('/tmp/repo');
+  await preview();
+  return calls;
+}
+
 describe('New Fork checks the form before Start', () => {
   it('shows a repository problem at the repository field and keeps Start disabled', async () => {
     const { client } = fakeClient({ readiness: () => ({ ok: true, value: codexMissing }), previewFork: () => ({ ok: true, value: notARepo }) });
@@ -77,15 +91,7 @@ describe('New Fork checks the form before Start', () => {
   });
 
   it('lists the .worktreeinclude files with their sizes; Start waits for their tick, which sends the list digest', async () => {
-    const { client, calls } = fakeClient({
-      readiness: () => ({ ok: true, value: codexMissing }),
-      previewFork: () => ({ ok: true, value: withIncludes(false) }),
-      startFork: () => ({ ok: false, error: { code: 'SANDBOX_UNAVAILABLE', message: 'bwrap is not on PATH' } }),
-    });
-    render(NewForkView, { props: { client } });
-    await readinessShown();
-    await fill('/tmp/repo');
-    await preview();
+    const calls = await previewedWithIncludes(false);
     const list = await screen.findByRole('list', { name: 'Files copied from .worktreeinclude' });
     expect([...list.querySelectorAll('li')].map((li) => li.textContent)).toEqual(['.env · 24 bytes', 'config/local.json · 35 bytes']);
     const start = screen.getByRole('button', { name: 'Start fork' });
@@ -100,15 +106,7 @@ describe('New Fork checks the form before Start', () => {
   });
 
   it('a list confirmed before is shown without a tick, and starts with no confirmation sent', async () => {
-    const { client, calls } = fakeClient({
-      readiness: () => ({ ok: true, value: codexMissing }),
-      previewFork: () => ({ ok: true, value: withIncludes(true) }),
-      startFork: () => ({ ok: false, error: { code: 'SANDBOX_UNAVAILABLE', message: 'bwrap is not on PATH' } }),
-    });
-    render(NewForkView, { props: { client } });
-    await readinessShown();
-    await fill('/tmp/repo');
-    await preview();
+    const calls = await previewedWithIncludes(true);
     expect(await screen.findByText('You confirmed this list for this repository before.')).toBeInTheDocument();
     expect(screen.queryByRole('checkbox', { name: /may have these files/ })).toBeNull();
     await fireEvent.click(screen.getByRole('button', { name: 'Start fork' }));

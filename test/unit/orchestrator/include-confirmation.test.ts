@@ -20,14 +20,12 @@ async function context(): Promise<{ root: ForkRoot; now: () => Date }> {
   return { root: await ForkRoot.open(tempDir()), now: () => new Date('2026-12-05T20:00:00.000Z') };
 }
 
-async function refusal(promise: Promise<unknown>): Promise<CitadelError> {
-  const error: unknown = await promise.then(
-    () => null,
-    (e: unknown) => e,
+/** The refusal a check threw; a check that passes fails the test. */
+const refusal = (check: Promise<unknown>): Promise<CitadelError> =>
+  check.then(
+    () => Promise.reject(new Error('expected a refusal')),
+    (error: unknown) => (error instanceof CitadelError ? error : Promise.reject(error)),
   );
-  if (!(error instanceof CitadelError)) throw new Error(`expected a CitadelError, got ${String(error)}`);
-  return error;
-}
 
 describe('the include-list digest', () => {
   it('is over the sorted paths only: the order and the contents do not change it, a file added or removed does', () => {

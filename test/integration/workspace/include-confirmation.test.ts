@@ -78,8 +78,9 @@ describe('the operator confirms what .worktreeinclude copies', () => {
 
     // New content in a file already confirmed (a rotated secret) asks nothing: the files are the same.
     writeFileSync(path.join(h.repo, '.env'), `${ENV_FILE}SECOND=1\n`);
-    const second = await h.startJson(START);
-    expect(second.doc.error, second.run.stdout + second.run.stderr).toBeUndefined();
+    const second = await h.cli(['fork', 'start', 'Fix the sum function', '--repo', h.repo, ...START]);
+    expect(second.code, second.stdout + second.stderr).toBe(0);
+    expect(second.stderr).toContain(`note: copied into each worktree from .worktreeinclude: .env (${ENV_FILE.length + 'SECOND=1\n'.length} bytes)`);
     const { service } = await serviceOver(h);
     const request = { objective: 'Fix the sum function', repo: h.repo, executors: { kind: 'runtimes', list: 'claude,codex' }, workflow_file: null, budget_seconds: null };
     expect(await service.handle('previewFork', request)).toMatchObject({ ok: true, value: { repository: { worktree_include: { digest: includeListDigest(['.env']), confirmed: true } } } });

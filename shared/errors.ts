@@ -99,6 +99,8 @@ export const ERROR_CODES = [
   'WORKTREE_INCLUDE_OUTSIDE',
   'WORKTREE_INCLUDE_TOO_LARGE',
   'WORKTREE_INCLUDE_INVALID',
+  /** `.worktreeinclude` names ignored files the operator has not confirmed for this repository, or the list changed since (issue 27); details carry the files and the list digest. */
+  'WORKTREE_INCLUDE_UNCONFIRMED',
   /** No block of CITADEL_PORT ports is free on this machine (issue 13). */
   'PORTS_UNAVAILABLE',
   /** `citadel fork attest` (issue 15): no branch has a verified receipt, so an attestation would prove nothing. */

@@ -37,6 +37,7 @@ export function channelHandlers(ctx: OrchestratorContext, drives: BackgroundDriv
           budgetSeconds: request.budget_seconds ?? undefined,
           maxAttempts: request.max_attempts ?? undefined,
           containment: request.containment ?? 'auto',
+          includeConfirmed: request.include_confirmed ?? undefined,
         },
         { collect: background },
       );

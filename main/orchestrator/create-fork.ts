@@ -14,8 +14,10 @@ import { resolveWorktreeIncludes, storeWorktreeIncludes } from '../workspace/wor
 import type { OrchestratorContext } from '../host/context';
 import type { ForkRequest, SignerRecord } from '../../shared/fork/fork-request';
 import type { ContainmentChoice } from '../../shared/fork/containment-facts';
+import { includeListOf, type IncludeListEntry } from '../../shared/fork/include-confirmation';
 import { contractContainment } from './branch-containment';
 import { assertDeliveryNamespaceFree } from './delivery-namespace';
+import { assertIncludesConfirmed, keepIncludeConfirmation, type IncludeConfirmed } from './include-confirmation';
 import { resolveWorkflow } from './load-workflow';
 import { newForkId } from './new-fork-id';
 import { adapterFor } from '../runtimes/registry';
@@ -36,12 +38,16 @@ export interface CreateForkInput {
   readonly demo?: boolean;
   /** `auto` (the default): the platform's sandbox, or SANDBOX_UNAVAILABLE; `runtime-only`: the operator's explicit choice. */
   readonly containment?: ContainmentChoice | undefined;
+  /** The operator's confirmation of the files `.worktreeinclude` copies; without it, a list not confirmed earlier is refused. */
+  readonly includeConfirmed?: IncludeConfirmed | undefined;
 }
 
 export interface CreatedFork {
   readonly record: ForkRecord;
   /** The target had uncommitted changes; they are not part of the fork (it starts from HEAD). */
   readonly repoDirty: boolean;
+  /** The ignored files `.worktreeinclude` copies into each worktree (names and sizes), for the operator to see. */
+  readonly worktreeInclude: readonly IncludeListEntry[];
 }
 
 const MAX_OBJECTIVE_BYTES = 64 * 1024;
@@ -58,6 +64,8 @@ export async function createFork(ctx: OrchestratorContext, input: CreateForkInpu
   const loaded = await resolveWorkflow({ file: input.workflowFile, inline: input.workflow }, repo.root, ctx.env);
   // Refused here (a tracked file, a symlink, a path outside the repository), before any fork state exists.
   const includes = await resolveWorktreeIncludes(repo.root);
+  const targetDigest = await targetRepositoryDigest(repo.root);
+  const newConfirmation = await assertIncludesConfirmed(ctx, { digest: targetDigest, root: repo.root }, includes?.entries ?? [], input.includeConfirmed);
   // Fail closed before anything exists: no sandbox, no fork (unless the operator chose runtime-only).
   const containment = await contractContainment(
     ctx,
@@ -78,7 +86,7 @@ export async function createFork(ctx: OrchestratorContext, input: CreateForkInpu
     base_revision: repo.head,
     containment,
     fork_id: forkId,
-    target_repository_digest: await targetRepositoryDigest(repo.root),
+    target_repository_digest: targetDigest,
     ...(includes === null ? {} : { worktree_include: [...includes.entries] }),
   };
   const contract: ContractV1 | ContractV2 =
@@ -130,11 +138,13 @@ export async function createFork(ctx: OrchestratorContext, input: CreateForkInpu
     await writePrivateJson(files.path('signer'), signerRecord);
     await writePrivateJson(files.path('contract'), contract);
     if (includes !== null) await storeWorktreeIncludes(files.path('worktreeInclude'), includes);
+    // Kept as the fork that takes the files is written: a start refused before it records nothing.
+    if (newConfirmation !== null) await keepIncludeConfirmation(ctx, newConfirmation);
     await writePrivateJson(files.path('record'), ForkRecordSchema.parse(record));
     await journal.result('fork.create', forkId, 'done');
   });
   ctx.events({ type: 'fork_state', fork_id: forkId, state: 'pending', revision: 0 });
-  return { record, repoDirty: repo.dirty };
+  return { record, repoDirty: repo.dirty, worktreeInclude: includeListOf(includes?.entries ?? []) };
 }
 
 export function validObjective(objective: string): string {

@@ -44,7 +44,7 @@ export async function startFork(ctx: OrchestratorContext, request: StartRequest,
   options.onCreated?.(created);
   const forkId = created.record.fork_id;
   const record = await launch(ctx, forkId, options.collect, () => driveFork(ctx, forkId, 'all'));
-  return { record, repoDirty: created.repoDirty };
+  return { ...created, record };
 }
 
 /** Continues exactly the recorded request, then settles a landing a crash left in doubt. */

@@ -5,7 +5,9 @@ import type { PreviewForkRequest } from '../../shared/ipc/contract';
 import { repositoryInfo, type RepositoryInfo } from '../git/repository';
 import type { OrchestratorContext } from '../host/context';
 import { resolveWorktreeIncludes } from '../workspace/worktree-include';
+import { targetRepositoryDigest } from '../landing/target-identity';
 import { validObjective } from './create-fork';
+import { includeConfirmationOf } from './include-confirmation';
 import { previewFork } from './executor-actions';
 import { resolveWorkflow } from './load-workflow';
 
@@ -14,12 +16,13 @@ import { resolveWorkflow } from './load-workflow';
  * problem reported at its field in plain words (never thrown), so the form can show them all at
  * once, before anything is written. It reads the repository and files; it writes nothing.
  */
-export async function previewStart(ctx: Pick<OrchestratorContext, 'adapters' | 'env'>, request: PreviewForkRequest): Promise<StartPreview> {
+export async function previewStart(ctx: Pick<OrchestratorContext, 'adapters' | 'env' | 'root'>, request: PreviewForkRequest): Promise<StartPreview> {
   const fields = { objective: check(), repo: check(), executors: check(), workflow_file: check() };
   await attempt(fields.objective, () => validObjective(request.objective));
 
   const repo = await checkRepository(request.repo, ctx.env, fields.repo);
-  const worktreeInclude = repo === null ? [] : await attempt(fields.repo, async () => (await resolveWorktreeIncludes(repo.root))?.entries.map((e) => e.path) ?? []);
+  const worktreeInclude =
+    repo === null ? null : await attempt(fields.repo, async () => includeConfirmationOf(ctx, await targetRepositoryDigest(repo.root), (await resolveWorktreeIncludes(repo.root))?.entries ?? []));
 
   const executors = await attempt(fields.executors, () => previewFork(ctx, request.executors, request.containment === 'runtime-only' ? 'runtime-only' : 'contained'));
 
@@ -46,7 +49,7 @@ export async function previewStart(ctx: Pick<OrchestratorContext, 'adapters' | '
     fields,
     schema_version: executors?.schema_version ?? null,
     executors: executors?.executors ?? null,
-    repository: repo === null ? null : { root: repo.root, head: repo.head, branch: repo.branch, dirty: repo.dirty, worktree_include: worktreeInclude ?? [] },
+    repository: repo === null ? null : { root: repo.root, head: repo.head, branch: repo.branch, dirty: repo.dirty, worktree_include: worktreeInclude },
     workflow,
   };
 }

@@ -41,6 +41,10 @@ export class ForkRoot {
   keysDir(): string {
     return this.inside('keys');
   }
+  /** `<root>/settings/<name>`: the operator's own settings, beside (never inside) any fork's evidence. */
+  settingsFile(name: string): string {
+    return this.inside('settings', name);
+  }
 
   /** Creates a generated directory, refusing if any component below the root is a symlink. */
   async ensureDir(dir: string): Promise<string> {

@@ -8,12 +8,8 @@ import { writePrivateJson } from './atomic-file';
 import type { ForkRoot } from './fork-root';
 import { readStoredJson, UNTRUSTED } from './read-stored-json';
 
-/** `<fork root>/settings/`: the operator's own settings, beside (never inside) any fork's evidence. */
-const SETTINGS_DIR = 'settings';
-const PROFILE_SETS_FILE = 'profile-sets.json';
-
 export function profileSetsFile(root: ForkRoot): string {
-  return path.join(root.dir, SETTINGS_DIR, PROFILE_SETS_FILE);
+  return root.settingsFile('profile-sets.json');
 }
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ExecutorSetDescriptionSchema } from '../executors/executor-set-description';
+import { IncludeConfirmationSchema } from './include-confirmation';
 
 /** One problem found at one field of the New Fork form, in plain words, with the code Start would refuse with. */
 export const FieldProblemSchema = z.strictObject({ code: z.string(), message: z.string() });
@@ -29,8 +30,11 @@ export const StartPreviewSchema = z.strictObject({
       head: z.string(),
       branch: z.string().nullable(),
       dirty: z.boolean(),
-      /** Repository-relative names of the ignored files `.worktreeinclude` copies into each worktree (never contents). */
-      worktree_include: z.array(z.string()),
+      /**
+       * The ignored files `.worktreeinclude` copies into each worktree (names and sizes, never
+       * contents) and whether the operator confirmed that list; null when it names no file.
+       */
+      worktree_include: IncludeConfirmationSchema.nullable(),
     })
     .nullable(),
   workflow: z

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ExecutorFileSchema, ExecutorProfileSchema } from '../executors/profile-schema';
 import { ProfileSetNameSchema, ProfileSetSchema } from '../executors/profile-sets';
 import { ExecutorSetDescriptionSchema } from '../executors/executor-set-description';
+import { DigestSchema } from '../digest';
 import { CleanabilitySchema } from '../fork/cleanability';
 import { ComparisonSchema } from '../fork/compare';
 import { ContainmentChoiceSchema, ReceiptContainmentSchema } from '../fork/containment-facts';
@@ -59,6 +60,8 @@ export const StartForkRequestSchema = z.strictObject({
   max_attempts: z.number().int().min(1).max(MAX_ATTEMPTS_LIMIT).nullable().optional(),
   /** `auto` (the platform's OS sandbox, else SANDBOX_UNAVAILABLE) or the weaker `runtime-only`; absent or null means auto. */
   containment: ContainmentChoiceSchema.nullable().optional(),
+  /** The digest of the `.worktreeinclude` list the operator ticked in the preview (issue 27); it confirms that list only. */
+  include_confirmed: DigestSchema.nullable().optional(),
 });
 export type StartForkRequest = z.infer<typeof StartForkRequestSchema>;
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { InlineWorkflow } from '../../shared/fork/workflow';
 import type { ReadinessReport } from '../../shared/runtime/readiness';
 import NewForkView from '../../renderer/src/views/NewForkView.svelte';
-import { fakeClient } from './support/fake-client';
+import { fakeClient, type FakeClient } from './support/fake-client';
 import { digest, readyPreview } from './support/fixtures';
 
 const codexMissing: ReadinessReport = {
@@ -32,8 +32,10 @@ const dirty = readyPreview(EXECUTORS, {
     executors: { problems: [], warnings: [] },
     workflow_file: { problems: [], warnings: [] },
   },
-  repository: { root: '/tmp/repo', head: 'a'.repeat(40), branch: 'main', dirty: true, worktree_include: ['.env', 'config/local.json'] },
+  repository: { root: '/tmp/repo', head: 'a'.repeat(40), branch: 'main', dirty: true, worktree_include: null },
 });
+const INCLUDED = { files: [{ path: '.env', size_bytes: 24 }, { path: 'config/local.json', size_bytes: 35 }], digest: digest('include list'), confirmed: false };
+const withIncludes = (confirmed: boolean) => readyPreview(EXECUTORS, { repository: { root: '/tmp/repo', head: 'a'.repeat(40), branch: 'main', dirty: false, worktree_include: { ...INCLUDED, confirmed } } });
 
 async function fill(repo: string): Promise<void> {
   await fireEvent.input(screen.getByLabelText('Repository path'), { target: { value: repo } });
@@ -46,6 +48,20 @@ const preview = (): Promise<boolean> => fireEvent.click(screen.getByRole('button
 async function readinessShown(): Promise<void> {
   const codex = await screen.findByRole('checkbox', { name: /codex/ });
   await expect.poll(() => (codex as HTMLInputElement).checked).toBe(false);
+}
+
+/** New Fork filled and previewed on a repository whose .worktreeinclude names two files; Start is answered with a refusal. */
+async function previewedWithIncludes(confirmed: boolean): Promise<FakeClient['calls']> {
+  const { client, calls } = fakeClient({
+    readiness: () => ({ ok: true, value: codexMissing }),
+    previewFork: () => ({ ok: true, value: withIncludes(confirmed) }),
+    startFork: () => ({ ok: false, error: { code: 'SANDBOX_UNAVAILABLE', message: 'bwrap is not on PATH' } }),
+  });
+  render(NewForkView, { props: { client } });
+  await readinessShown();
+  await fill('/tmp/repo');
+  await preview();
+  return calls;
 }
 
 describe('New Fork checks the form before Start', () => {
@@ -63,16 +79,39 @@ describe('New Fork checks the form before Start', () => {
     expect(screen.getByRole('button', { name: 'Start fork' })).toBeDisabled();
   });
 
-  it('shows warnings and the .worktreeinclude names, and allows Start', async () => {
+  it('shows warnings and allows Start', async () => {
     const { client } = fakeClient({ readiness: () => ({ ok: true, value: codexMissing }), previewFork: () => ({ ok: true, value: dirty }) });
     render(NewForkView, { props: { client } });
     await readinessShown();
     await fill('/tmp/repo');
     await preview();
     expect(await screen.findByText(/uncommitted changes; they are not part of the fork/)).toBeInTheDocument();
-    expect(screen.getByText('.env')).toBeInTheDocument();
-    expect(screen.getByText('config/local.json')).toBeInTheDocument();
+    expect(screen.queryByRole('list', { name: 'Files copied from .worktreeinclude' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Start fork' })).toBeEnabled();
+  });
+
+  it('lists the .worktreeinclude files with their sizes; Start waits for their tick, which sends the list digest', async () => {
+    const calls = await previewedWithIncludes(false);
+    const list = await screen.findByRole('list', { name: 'Files copied from .worktreeinclude' });
+    expect([...list.querySelectorAll('li')].map((li) => li.textContent)).toEqual(['.env · 24 bytes', 'config/local.json · 35 bytes']);
+    const start = screen.getByRole('button', { name: 'Start fork' });
+    expect(start).toBeDisabled();
+    expect(screen.getByText(/if the agents may have them/)).toBeInTheDocument();
+
+    await fireEvent.click(screen.getByRole('checkbox', { name: /may have these files/ }));
+    expect(start).toBeEnabled();
+    await fireEvent.click(start);
+    await screen.findByText('The fork was not started');
+    expect(calls.find((c) => c.channel === 'startFork')?.request).toMatchObject({ repo: '/tmp/repo', include_confirmed: INCLUDED.digest });
+  });
+
+  it('a list confirmed before is shown without a tick, and starts with no confirmation sent', async () => {
+    const calls = await previewedWithIncludes(true);
+    expect(await screen.findByText('You confirmed this list for this repository before.')).toBeInTheDocument();
+    expect(screen.queryByRole('checkbox', { name: /may have these files/ })).toBeNull();
+    await fireEvent.click(screen.getByRole('button', { name: 'Start fork' }));
+    await screen.findByText('The fork was not started');
+    expect(calls.find((c) => c.channel === 'startFork')?.request).toMatchObject({ include_confirmed: null });
   });
 
   it('unticks a runtime that is not installed, saying why', async () => {

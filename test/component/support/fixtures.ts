@@ -106,7 +106,7 @@ export function readyPreview(executors: ExecutorSetDescription, overrides: Parti
     fields: { objective: NO_CHECK, repo: NO_CHECK, executors: NO_CHECK, workflow_file: NO_CHECK },
     schema_version: 1,
     executors,
-    repository: { root: '/tmp/repo', head: BASE, branch: 'main', dirty: false, worktree_include: [] },
+    repository: { root: '/tmp/repo', head: BASE, branch: 'main', dirty: false, worktree_include: null },
     workflow: { source: 'builtin', steps: ['implement'], setup: [], verifier: null },
     ...overrides,
   });

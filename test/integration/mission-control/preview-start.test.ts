@@ -1,6 +1,7 @@
 import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { includeListDigest } from '../../../shared/fork/include-confirmation';
 import type { StartPreview } from '../../../shared/fork/start-preview';
 import { ForkHarness } from '../../support/fork-harness';
 import { serviceOver } from '../../support/service-context';
@@ -26,7 +27,7 @@ describe('the New Fork preview checks each field as start would, and reports at 
     const preview = await previewOf(h, { workflow_file: h.workflowFile });
     expect(preview.ready).toBe(true);
     expect(Object.values(preview.fields).flatMap((f) => f.problems)).toEqual([]);
-    expect(preview.repository).toMatchObject({ head: h.gitIn(h.repo, 'rev-parse', 'HEAD'), branch: 'main', dirty: false, worktree_include: [] });
+    expect(preview.repository).toMatchObject({ head: h.gitIn(h.repo, 'rev-parse', 'HEAD'), branch: 'main', dirty: false, worktree_include: null });
     expect(preview.workflow?.source).toBe('file');
     expect(preview.executors?.profiles.map((p) => p.branch_id)).toEqual(['branch-claude', 'branch-codex']);
   });
@@ -53,7 +54,7 @@ describe('the New Fork preview checks each field as start would, and reports at 
     expect((await previewOf(h, { repo: 'repo' })).fields.repo.problems[0]?.message).toBe('Write the full path of the repository (it starts with /).');
   });
 
-  it('warns of uncommitted changes and lists the .worktreeinclude files by name', async () => {
+  it('warns of uncommitted changes and lists the .worktreeinclude files by name and size, not yet confirmed', async () => {
     const h = new ForkHarness(tempDir('citadel-preview-'));
     writeFileSync(path.join(h.repo, '.gitignore'), '.env\n');
     writeFileSync(path.join(h.repo, '.worktreeinclude'), '.env\n');
@@ -63,7 +64,7 @@ describe('the New Fork preview checks each field as start would, and reports at 
     writeFileSync(path.join(h.repo, 'scratch.txt'), 'uncommitted\n');
     const preview = await previewOf(h, {});
     expect(preview.ready).toBe(true);
-    expect(preview.repository).toMatchObject({ dirty: true, worktree_include: ['.env'] });
+    expect(preview.repository).toMatchObject({ dirty: true, worktree_include: { files: [{ path: '.env', size_bytes: 30 }], digest: includeListDigest(['.env']), confirmed: false } });
     expect(preview.fields.repo.warnings).toEqual([expect.stringMatching(/^The repository has uncommitted changes; they are not part of the fork, which starts from HEAD [0-9a-f]{12} on main\.$/)]);
     expect(JSON.stringify(preview)).not.toContain('not-for-the-preview');
   });

@@ -116,7 +116,7 @@ describe('setup steps on an npm project', () => {
       codex: { edits: [{ path: 'src/sum.js', content: WRONG_SUM }] },
     });
 
-    const { run, doc } = await h.startJson(['--executors', executors, '--workflow', h.workflowFile], npmEnv);
+    const { run, doc } = await h.startJson(['--executors', executors, '--workflow', h.workflowFile, '--include-confirmed'], npmEnv);
     expect(run.code, run.stderr).toBe(0);
     const forkId = doc.fork_id;
     const ids = ['branch-fix', 'branch-wrong', 'branch-tamper'];
@@ -170,7 +170,7 @@ describe('setup steps on an npm project', () => {
     const cache = cacheFor(h, false);
     const npmEnv = { npm_config_cache: cache };
     await h.simulate({ claude: { edits: [{ path: 'src/sum.js', content: FIXED_SUM }] }, codex: { edits: [{ path: 'src/sum.js', content: WRONG_SUM }] } });
-    const start = ['fork', 'start', 'Fix the sum function', '--repo', h.repo, '--runtimes', 'claude,codex', '--workflow', h.workflowFile, '--containment', 'runtime-only', '--json'];
+    const start = ['fork', 'start', 'Fix the sum function', '--repo', h.repo, '--runtimes', 'claude,codex', '--workflow', h.workflowFile, '--containment', 'runtime-only', '--include-confirmed', '--json'];
     // Killed once a setup's steps have run, before its journal result: the setup is in doubt.
     const crashed = await h.cli(start, { ...npmEnv, CITADEL_CRASH_AT: 'setup.run:after-steps' });
     expect(crashed.code, crashed.stderr).toBeNull();
@@ -218,7 +218,7 @@ describe('setup steps on an npm project', () => {
       const h = npmProject(`citadel-setup-net-${network}-`, [port, { ...view, network }]);
       const npmEnv = { npm_config_cache: cacheFor(h, false) };
       await h.simulate({ edits: [{ path: 'src/sum.js', content: FIXED_SUM }] });
-      const { doc } = await h.startJson(['--runtimes', 'claude,codex', '--workflow', h.workflowFile], npmEnv);
+      const { doc } = await h.startJson(['--runtimes', 'claude,codex', '--workflow', h.workflowFile, '--include-confirmed'], npmEnv);
       results[network] = { state: branch(doc, 'branch-claude').state, output: readFileSync(h.attemptFile(doc.fork_id, 'branch-claude', 'setup-probe.out'), 'utf8') };
       expect(readFileSync(h.attemptFile(doc.fork_id, 'branch-claude', 'setup-port.out'), 'utf8')).toMatch(/^[1-9][0-9]{3,4}$/);
     }

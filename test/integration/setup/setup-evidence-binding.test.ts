@@ -33,7 +33,7 @@ describe('verify-fork binds the setup record and the copied files to the contrac
     writeFileSync(h.workflowFile, JSON.stringify({ ...WORKFLOW, schema_version: 2, setup }));
     await h.simulate({ claude: { edits: [{ path: 'src/sum.js', content: FIXED_SUM }] }, codex: { edits: [{ path: 'src/sum.js', content: WRONG_SUM }] } });
 
-    const { run, doc } = await h.startJson(['--runtimes', 'claude,codex', '--workflow', h.workflowFile], FILE_KEYS);
+    const { run, doc } = await h.startJson(['--runtimes', 'claude,codex', '--workflow', h.workflowFile, '--include-confirmed'], FILE_KEYS);
     expect(run.code, run.stderr).toBe(0);
     const compare = async (): Promise<[string, boolean, string[]][]> => {
       const out = await h.cli(['fork', 'compare', doc.fork_id, '--json'], FILE_KEYS);

@@ -30,7 +30,7 @@ describe('the copied-file evidence is measured', () => {
       claude: { edits: [{ path: 'src/sum.js', content: FIXED_SUM }] },
       codex: { edits: [{ path: 'src/sum.js', content: FIXED_SUM }], commands: [['sh', '-c', `for f in ${codexRecord}; do cp '${forged}' "$f"; done`]] },
     });
-    const { run, doc } = await h.startJson(['--runtimes', 'claude,codex', '--containment', 'runtime-only'], { CITADEL_KEYSTORE: 'file' });
+    const { run, doc } = await h.startJson(['--runtimes', 'claude,codex', '--containment', 'runtime-only', '--include-confirmed'], { CITADEL_KEYSTORE: 'file' });
     expect(run.code, run.stderr).toBe(0);
 
     const recordOf = (id: string): unknown => h.readJson(h.attemptFile(doc.fork_id, id, 'worktree-include-copied.json'));

@@ -135,8 +135,10 @@ describe('.worktreeinclude and ports', () => {
       claude: { commands: [['sh', '-c', `grep -q '${SECRET}' .env && grep -q only-on-this-machine config/local.json && ${FIX} && ${serve}`]] },
       codex: { commands: [['sh', '-c', `grep -q '${SECRET}' .env && ${FIX} && ${serve} && echo EXTRA=1 >> .env`]] },
     });
-    const { run, doc } = await h.startJson(['--runtimes', 'claude,codex', '--workflow', h.workflowFile]);
+    const { run, doc } = await h.startJson(['--runtimes', 'claude,codex', '--workflow', h.workflowFile, '--include-confirmed']);
     expect(run.code, run.stdout + run.stderr).toBe(0);
+    // The operator confirmed them, and `fork start` says what it copied.
+    expect(doc).toMatchObject({ worktree_include: [{ path: '.env', size_bytes: ENV_FILE.length }, { path: 'config/local.json', size_bytes: LOCAL_JSON.length }] });
     const forkId = doc.fork_id;
 
     const contract = h.readJson<{ worktree_include?: unknown; containment?: { mode: string } }>(path.join(h.forkDir(forkId), 'contract.json'));
@@ -195,7 +197,7 @@ describe('.worktreeinclude and ports', () => {
     mkdirSync(path.join(h.root, 'ports'), { recursive: true });
     const stale = { fork_id: 'fork-00000000000000000000000000', branch_id: 'branch-gone', attempt: 1, first: 20000, count: 10, leased_at: '2026-01-01T00:00:00.000Z' };
     writeFileSync(path.join(h.root, 'ports', 'leases.json'), JSON.stringify({ schema_version: 1, leases: [stale] }));
-    const { run, doc } = await h.startJson(['--runtimes', 'claude,codex', '--workflow', h.workflowFile, '--containment', 'runtime-only']);
+    const { run, doc } = await h.startJson(['--runtimes', 'claude,codex', '--workflow', h.workflowFile, '--containment', 'runtime-only', '--include-confirmed']);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const forkId = doc.fork_id;
 
@@ -216,7 +218,7 @@ describe('.worktreeinclude and ports', () => {
   it('runtime-only: an agent that gets a copied file committed (un-ignoring it) fails POLICY_PROTECTED_PATH, its content unchanged', { timeout: 120_000 }, async () => {
     const h = harness('citadel-wti-commit-');
     await h.simulate({ claude: { commands: [['sh', '-c', `${FIX} && printf '!.env\\n' >> .gitignore`]] }, codex: { commands: [['sh', '-c', FIX]] } });
-    const { run, doc } = await h.startJson(['--runtimes', 'claude,codex', '--workflow', h.workflowFile, '--containment', 'runtime-only']);
+    const { run, doc } = await h.startJson(['--runtimes', 'claude,codex', '--workflow', h.workflowFile, '--containment', 'runtime-only', '--include-confirmed']);
     expect(doc.error, run.stdout + run.stderr).toBeUndefined();
     const receipt = receiptOf(h, doc.fork_id, 'branch-claude');
     expect(receipt).toMatchObject({ status: 'failed', failure_code: 'POLICY_PROTECTED_PATH' });

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { CitadelError } from '../../../../shared/errors';
 import { ContainmentChoiceSchema, type ContainmentChoice } from '../../../../shared/fork/containment-facts';
+import { describeIncludeList } from '../../../../shared/fork/include-confirmation';
 import { openOrchestratorContext } from '../../../host/open-context';
 import { labelledStatus, startFork } from '../../../orchestrator';
 import { addExecutorSelectionOptions, executorSelectionFrom } from '../../executor-selection';
@@ -16,6 +17,7 @@ interface StartOptions extends JsonOption {
   maxAttempts?: number;
   detach?: boolean;
   containment: ContainmentChoice;
+  includeConfirmed?: boolean;
 }
 
 /** `citadel fork start OBJECTIVE`: freeze the contract, then run every executor (or only launch them, with --detach). */
@@ -36,6 +38,10 @@ export function startCommand(fork: Command, io: Io): void {
       parseContainment,
       'auto',
     )
+    .option(
+      '--include-confirmed',
+      "confirm the ignored files the repository's .worktreeinclude copies into every worktree (a start without it lists them); kept for this repository until the list changes",
+    )
     .option('--detach', 'return once every branch is launched')
     .option('--json', 'print exactly one JSON document')
     .action(async (objective: string, options: StartOptions) => {
@@ -52,6 +58,7 @@ export function startCommand(fork: Command, io: Io): void {
           budgetSeconds: options.budgetSeconds,
           maxAttempts: options.maxAttempts,
           containment: options.containment,
+          includeConfirmed: options.includeConfirmed === true ? 'current-list' : undefined,
         },
         {
           collect: options.detach ? 'detach' : 'wait',
@@ -59,11 +66,12 @@ export function startCommand(fork: Command, io: Io): void {
             if (json) return;
             if (options.containment === 'runtime-only') io.stderr('warning: --containment runtime-only: no OS sandbox; each executor is held only by its vendor CLI\'s own permission mode.\n');
             if (created.repoDirty) io.stderr('note: the target repository has uncommitted changes; they are not part of the fork, which starts from HEAD.\n');
+            if (created.worktreeInclude.length > 0) io.stderr(`note: copied into each worktree from .worktreeinclude: ${describeIncludeList(created.worktreeInclude)}\n`);
             io.stderr(`fork ${created.record.fork_id} created from ${created.record.base_revision.slice(0, 12)}\n`);
           },
         },
       );
-      printRecord(io, await labelledStatus(ctx, started.record), json, { repo_dirty: started.repoDirty });
+      printRecord(io, await labelledStatus(ctx, started.record), json, { repo_dirty: started.repoDirty, worktree_include: started.worktreeInclude });
     });
 }
 

@@ -4,7 +4,7 @@ import type { WorktreeIncludeEntry } from '../../shared/fork/contract';
 import { describeIncludeList, includeListDigest, includeListOf, type IncludeConfirmation } from '../../shared/fork/include-confirmation';
 import type { OrchestratorContext } from '../host/context';
 import { isIncludeListConfirmed, recordIncludeConfirmation } from '../store/include-confirmations';
-import { WORKTREE_INCLUDE_FILE } from '../workspace/worktree-include';
+import { WORKTREE_INCLUDE_FILE } from '../workspace/include-refusal';
 
 /**
  * How a start confirms the files `.worktreeinclude` copies: `current-list` (the CLI's

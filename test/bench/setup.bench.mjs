@@ -5,9 +5,12 @@
 // process, 4 simulated runtimes, contained when bubblewrap works: the default); what is measured
 // is its setup phase as its own journal records it, from the first `setup.run` intent to the last
 // `setup.run` result: reading npm's config, each sandbox and egress bridge, the 4 `npm ci` (side by
-// side), and the fingerprints of what they installed. The hand side is `npm ci` in a fresh
-// `git worktree add` checkout, 4 times, timed around the npm processes only. Both use one cache,
-// warmed once before the rounds; the two sides alternate, in alternating order; medians compared.
+// side), and the fingerprints of what they installed. Since issue 27 each step also gets a cache
+// of its own, seeded by copy with the locked tarballs from Citadel's verified store (filled from
+// the warm cache in the first round, kept across rounds as an operator's would be). The hand side
+// is `npm ci` in a fresh `git worktree add` checkout, 4 times, timed around the npm processes only.
+// Both use one warm cache, warmed once before the rounds; the two sides alternate, in alternating
+// order; medians compared.
 //
 // The project has two small real dependencies (is-number, ms) from the registry npm is configured
 // with; the warm-up is the only step that may reach it.
@@ -92,7 +95,7 @@ async function measureByHand(work, repo, cache, round) {
 /** One `fork start`; the setup phase as its journal records it. */
 async function measureCitadel(work, repo, cache, bin, round) {
   const root = path.join(work, `root-${round}`);
-  const env = { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`, CITADEL_HOME: root, CITADEL_ISSUER: 'bench-setup', CITADEL_KEYSTORE: 'file', CODEX_HOME: path.join(work, 'codex-home'), npm_config_cache: cache };
+  const env = { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`, CITADEL_HOME: root, CITADEL_ISSUER: 'bench-setup', CITADEL_KEYSTORE: 'file', CODEX_HOME: path.join(work, 'codex-home'), npm_config_cache: cache, XDG_CACHE_HOME: path.join(work, 'xdg-cache') };
   const started = await execute(process.execPath, [CLI, 'fork', 'start', 'bench', '--repo', repo, '--executors', path.join(work, 'executors.json'), '--workflow', path.join(work, 'workflow.json'), '--json'], { cwd: work, env });
   const doc = JSON.parse(started.stdout || '{}');
   if (started.code !== 0 || doc.branches?.filter((b) => b.state === 'passed').length !== BRANCHES) {

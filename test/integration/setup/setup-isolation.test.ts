@@ -19,6 +19,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ForkHarness } from '../../support/fork-harness';
+import { runCli } from '../../support/run-cli';
 import { useTempDirs } from '../../support/temp-dir';
 
 const tempDir = useTempDirs();
@@ -115,7 +116,14 @@ function hostileProject(prefix: string, npmrc: string | null, setup: readonly Re
   h.gitIn(h.repo, 'add', '-A');
   h.gitIn(h.repo, 'commit', '-q', '-m', 'hostile project');
   writeFileSync(h.workflowFile, JSON.stringify({ schema_version: 2, steps: [{ id: 'fix', instruction: 'Fix it.' }], setup, verifier: { command: 'node', args: ['-e', '0'], timeout_seconds: 60 }, protected_paths: [] }));
-  return { h, home, env: { HOME: home, npm_config_cache: path.join(home, '.npm'), npm_config_userconfig: path.join(home, '.npmrc'), npm_config_registry: registry, npm_config_update_notifier: 'false' } };
+  // The operator's registry is set where operators set it, in their own ~/.npmrc; their cache is npm's default ~/.npm.
+  writeFileSync(path.join(home, '.npmrc'), `registry=${registry}\n`);
+  return { h, home, env: { HOME: home, npm_config_update_notifier: 'false' } };
+}
+
+/** The operator's shell: the harness's environment without the npm_config_* the test runner's own npm set. */
+function operatorShell(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && !entry[0].toLowerCase().startsWith('npm_config_')));
 }
 
 /**
@@ -123,15 +131,15 @@ function hostileProject(prefix: string, npmrc: string | null, setup: readonly Re
  * npm set), asynchronously: the registry is served by this very process.
  */
 async function npmIn(cwd: string, args: readonly string[], env: Record<string, string>): Promise<string> {
-  const shell = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_config_')));
-  return (await execFileAsync('npm', args, { cwd, env: { ...shell, ...env }, encoding: 'utf8' })).stdout;
+  return (await execFileAsync('npm', args, { cwd, env: { ...operatorShell(process.env), ...env }, encoding: 'utf8' })).stdout;
 }
 
 const PLANT = { id: 'plant', command: 'npm', args: ['run', 'plant'], timeout_seconds: 120, network: 'none' };
 
 async function start(p: Project, extra: readonly string[] = []) {
   await p.h.simulate({ claude: { edits: [] }, codex: { edits: [] } });
-  return p.h.cli(['fork', 'start', 'Fix it', '--repo', p.h.repo, '--runtimes', 'claude,codex', '--workflow', p.h.workflowFile, '--json', ...extra], p.env);
+  const args = ['fork', 'start', 'Fix it', '--repo', p.h.repo, '--runtimes', 'claude,codex', '--workflow', p.h.workflowFile, '--json', ...extra];
+  return runCli(args, { env: operatorShell(p.h.env(p.env)), cwd: p.h.base });
 }
 
 /** What the operator's own npx runs, with the operator's cache (~/.npm of the fake home) and registry. */
@@ -147,8 +155,8 @@ describe('setup cannot choose its mounts, nor leave code for others', () => {
       writeFileSync(path.join(p.h.repo, '.npmrc'), `cache=${target}\n`);
       p.h.gitIn(p.h.repo, 'add', '.npmrc');
       p.h.gitIn(p.h.repo, 'commit', '-q', '-m', `cache in ${label}`);
-      // Control: npm run in the repository (as the old code read its settings) takes the cache from the file.
-      expect((await npmIn(p.h.repo, ['config', 'get', 'cache'], { HOME: p.home })).trim(), label).toBe(target);
+      // Control: npm run in the repository (where the old code read its settings) takes the cache from the file.
+      expect((await npmIn(p.h.repo, ['config', 'get', 'cache'], p.env)).trim(), label).toBe(target);
 
       const run = await start(p);
       expect(run.code, `${label}: ${run.stdout}${run.stderr}`).toBe(0);
@@ -184,7 +192,7 @@ describe('setup cannot choose its mounts, nor leave code for others', () => {
       expect(p.h.gitIn(p.h.repo, 'for-each-ref', 'refs/heads/citadel'), line).toBe('');
       // Control: npm itself, run in the repository, takes the file's registry.
       const key = line.startsWith('@acme') ? '@acme:registry' : 'registry';
-      expect(await npmIn(p.h.repo, ['config', 'get', key], { HOME: p.home }), line).toContain('evil.example');
+      expect(await npmIn(p.h.repo, ['config', 'get', key], p.env), line).toContain('evil.example');
     }
     // The operator's own registry, named again by the repository, is no reason to refuse.
     const same = hostileProject('citadel-npmrc-same-', `registry=${registry}\n`, [PLANT]);

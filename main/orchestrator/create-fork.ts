@@ -19,6 +19,8 @@ import { contractContainment } from './branch-containment';
 import { assertDeliveryNamespaceFree } from './delivery-namespace';
 import { assertIncludesConfirmed, keepIncludeConfirmation, type IncludeConfirmed } from './include-confirmation';
 import { resolveWorkflow } from './load-workflow';
+import { safeNpmCacheRoot } from './setup-branch';
+import { usesNpmConfig } from '../setup/package-toolchain';
 import { newForkId } from './new-fork-id';
 import { adapterFor } from '../runtimes/registry';
 import { profileFor } from '../runtimes/runtime-adapter';
@@ -62,6 +64,7 @@ export async function createFork(ctx: OrchestratorContext, input: CreateForkInpu
   const budget = validBudget(input.budgetSeconds, input.maxAttempts);
   const repo = await repositoryInfo(input.repo);
   const loaded = await resolveWorkflow({ file: input.workflowFile, inline: input.workflow }, repo.root, ctx.env);
+  if (loaded.workflow.setup?.some((step) => usesNpmConfig(step.command)) === true) safeNpmCacheRoot(ctx, repo.root);
   // Refused here (a tracked file, a symlink, a path outside the repository), before any fork state exists.
   const includes = await resolveWorktreeIncludes(repo.root);
   const targetDigest = await targetRepositoryDigest(repo.root);

@@ -17,7 +17,7 @@ import { MAX_JSON_FILE_BYTES, parseJsonText } from '../../shared/json-text';
 import { zodViolations } from '../../shared/zod-violations';
 import { runGit } from '../git/run';
 import { readNpmConfig, registryHostsFor, usesNpmConfig } from '../setup/package-toolchain';
-import { assertProjectRegistries } from '../setup/project-npmrc';
+import { assertProjectRegistries, MAX_NPMRC_BYTES } from '../setup/project-npmrc';
 import { readBoundedText } from '../store/read-bounded-text';
 
 export interface LoadedWorkflow {
@@ -130,7 +130,7 @@ async function readWorkflowFile(file: string): Promise<{ text: string; data: Wor
  */
 async function bindSetup(steps: readonly SetupStepFile[], repoTopLevel: string, env: Readonly<Record<string, string | undefined>>): Promise<SetupStep[]> {
   const npm = steps.some((step) => usesNpmConfig(step.command)) ? await readNpmConfig(env) : null;
-  if (npm !== null) assertProjectRegistries(await committedFile(repoTopLevel, '.npmrc'), npm.registry);
+  if (npm !== null) assertProjectRegistries(await committedNpmrc(repoTopLevel), npm.registry);
   const bound: SetupStep[] = [];
   for (const step of steps) {
     const hosts = step.network === 'registries' ? registryHostsFor(step.command, npm) : [];
@@ -139,8 +139,18 @@ async function bindSetup(steps: readonly SetupStepFile[], repoTopLevel: string, 
   return bound;
 }
 
-/** A file's text at HEAD of the repository, '' when it has none. */
-async function committedFile(repoTopLevel: string, name: string): Promise<string> {
-  const run = await runGit(repoTopLevel, ['cat-file', '-p', `HEAD:${name}`], { okExitCodes: [0, 128] });
-  return run.exitCode === 0 ? run.stdout.toString('utf8') : '';
+const NPMRC = '.npmrc';
+
+/**
+ * The repository's `.npmrc` at HEAD (what every worktree gets), '' when it has none; a symlink
+ * (npm would follow it to a file no check has read) or an oversized file is refused.
+ */
+async function committedNpmrc(repoTopLevel: string): Promise<string> {
+  const listed = await runGit(repoTopLevel, ['ls-tree', '-l', '-z', 'HEAD', '--', NPMRC], { okExitCodes: [0, 128] });
+  const entry = /^(\d+) blob [0-9a-f]+ +(\d+)\t/.exec(listed.stdout.toString('utf8'));
+  if (listed.exitCode !== 0 || entry === null) return '';
+  const refuse = (why: string) => new CitadelError('SETUP_REGISTRY_UNSUPPORTED', `${NPMRC} ${why}; setup reads npm's registry from the operator's configuration only`, { details: { file: NPMRC } });
+  if (entry[1] === '120000') throw refuse('is a symlink');
+  if (Number(entry[2]) > MAX_NPMRC_BYTES) throw refuse(`is over ${MAX_NPMRC_BYTES} bytes`);
+  return (await runGit(repoTopLevel, ['cat-file', 'blob', `HEAD:${NPMRC}`])).stdout.toString('utf8');
 }

@@ -102,11 +102,19 @@ export async function setupBranch(ctx: OrchestratorContext, journal: Journal, in
   return { ok: true };
 }
 
-/** The operator's npm registry and cache (read, never mounted) and Citadel's cache root, checked to be apart from the homes and the repository. */
+/** The operator's npm registry and cache (read, never mounted) and Citadel's cache root. */
 async function npmCacheSource(ctx: OrchestratorContext, targetRepository: string): Promise<{ readonly config: NpmConfig; readonly root: string }> {
+  return { config: await readNpmConfig(ctx.env), root: safeNpmCacheRoot(ctx, targetRepository) };
+}
+
+/**
+ * Citadel's cache root, checked to be apart from the homes and the repository (SETUP_CACHE_UNSAFE);
+ * also asked when a fork with npm setup is created, so such a fork is refused before it exists.
+ */
+export function safeNpmCacheRoot(ctx: OrchestratorContext, targetRepository: string): string {
   const root = citadelCacheRoot(ctx.env);
   assertCacheRootSafe(root, { home: ctx.env.HOME ?? os.homedir(), citadelHome: ctx.root.dir, repository: targetRepository });
-  return { config: await readNpmConfig(ctx.env), root };
+  return root;
 }
 
 function npmEnv(npm: NpmConfig, cache: StepNpmCache): Record<(typeof NPM_ENV_NAMES)[number], string> {

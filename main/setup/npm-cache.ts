@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { constants, createReadStream } from 'node:fs';
-import { copyFile, lstat, mkdir, mkdtemp, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, mkdtemp, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { CitadelError } from '../../shared/errors';
 import { isWithin } from '../../shared/sandbox/containment-policy';
-import { lockedPackages, sha512sOf, type PackageVersion } from './npm-lock';
+import { lockedPackages, sha512sOf } from './npm-lock';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -14,10 +14,8 @@ type Env = Readonly<Record<string, string | undefined>>;
 const MAX_BUCKET_BYTES = 1024 * 1024;
 /** A package tarball larger than this is neither imported nor promoted (npm fetches it again). */
 const MAX_TARBALL_BYTES = 1024 * 1024 * 1024;
-/** A step that leaves more new tarballs than this has the rest dropped, not promoted. */
-const MAX_PROMOTED = 100_000;
-const HEX_2 = /^[0-9a-f]{2}$/;
-const HEX_REST = /^[0-9a-f]{124}$/;
+/** What one step may add to the store: past it, the rest of its downloads are fetched again next time. */
+const MAX_PROMOTED_BYTES = 4 * 1024 * 1024 * 1024;
 // A reflink where the file system has them (a copy costs nothing), a plain copy elsewhere.
 const CLONE = constants.COPYFILE_FICLONE;
 
@@ -73,9 +71,10 @@ export interface OperatorNpm {
  * from a Citadel-owned store that only digest-checked tarballs enter, so nothing a step writes
  * (an `_npx` install, an index entry, a forged tarball) reaches another step or the operator's
  * tools). Tarballs come from the store, else from the operator's own npm cache (checked on the way
- * in), for exactly the sha512 digests the worktree's lock pins; the registry metadata of its
- * packages is copied from the operator's cache alone (a lock without `resolved` URLs needs it to
- * install offline; `npm ci` still checks every tarball against the lock's digest).
+ * in), for exactly the sha512 digests the worktree's lock pins. For a package whose tarball is
+ * there, its registry index entries are copied from the operator's cache alone (a lock without
+ * `resolved` URLs needs them to install offline; `npm ci` still checks every tarball against the
+ * lock). When the step ends, only the pinned tarballs that were missing may enter the store.
  */
 export async function openStepNpmCache(root: string, worktree: string, operator: OperatorNpm | null): Promise<StepNpmCache> {
   const store = path.join(root, 'npm', 'verified');
@@ -83,14 +82,22 @@ export async function openStepNpmCache(root: string, worktree: string, operator:
   await mkdir(store, { recursive: true, mode: 0o700 });
   await mkdir(steps, { recursive: true, mode: 0o700 });
   const dir = await mkdtemp(path.join(steps, 'step-'));
+  const missing = new Set<string>();
   try {
     const locked = await lockedPackages(worktree);
     for (const hex of locked.sha512s) {
       const stored = storePath(store, hex);
       const present = (await isRegularFile(stored)) || (operator !== null && (await importVerified(contentPath(operator.cache, hex), store, hex)));
       if (present) await copyInto(stored, contentPath(dir, hex));
+      else missing.add(hex);
     }
-    if (operator !== null) for (const url of registryUrls(operator.registry, locked.packages)) await copyIndexEntry(operator, dir, store, url);
+    if (operator !== null) {
+      for (const pkg of locked.packages.filter((p) => !missing.has(p.sha512))) {
+        const base = withSlash(operator.registry);
+        await copyIndexEntry(operator, dir, store, new URL(pkg.name.replace('/', '%2f'), base).href, null);
+        await copyIndexEntry(operator, dir, store, new URL(`${pkg.name}/-/${pkg.name.slice(pkg.name.indexOf('/') + 1)}-${pkg.version}.tgz`, base).href, pkg.sha512);
+      }
+    }
   } catch (cause) {
     await rm(dir, { recursive: true, force: true });
     throw cause;
@@ -99,7 +106,7 @@ export async function openStepNpmCache(root: string, worktree: string, operator:
     dir,
     close: async () => {
       try {
-        await promote(dir, store);
+        await promote(dir, store, missing);
       } finally {
         await rm(dir, { recursive: true, force: true });
       }
@@ -108,38 +115,27 @@ export async function openStepNpmCache(root: string, worktree: string, operator:
 }
 
 /**
- * What npm fetches from the registry for a locked package: its document (packument) and its tarball
- * at the registry's usual address (`<registry>/<name>/-/<base>-<version>.tgz`).
+ * The lines of the operator cache's index bucket for one registry address (its document, or its
+ * tarball at the registry's usual address when `tarball` names the digest it must have) whose
+ * content is in the store; the copy is the step's own, and nothing it changes goes anywhere.
  */
-function registryUrls(registry: string, packages: readonly PackageVersion[]): Set<string> {
-  const base = withSlash(registry);
-  const urls = new Set<string>();
-  for (const { name, version } of packages) {
-    urls.add(new URL(name.replace('/', '%2f'), base).href);
-    urls.add(new URL(`${name}/-/${name.slice(name.indexOf('/') + 1)}-${version}.tgz`, base).href);
-  }
-  return urls;
-}
-
-/**
- * The operator cache's index bucket for one registry address, and the content its entries name
- * that hashes to their recorded digest. The copy is the step's own: nothing it changes in it goes
- * anywhere.
- */
-async function copyIndexEntry(operator: OperatorNpm, dir: string, store: string, url: string): Promise<void> {
+async function copyIndexEntry(operator: OperatorNpm, dir: string, store: string, url: string, tarball: string | null): Promise<void> {
   const key = `make-fetch-happen:request-cache:${url}`;
   const source = bucketPath(operator.cache, key);
   const info = await lstat(source).catch(() => null);
   if (info === null || !info.isFile() || info.size > MAX_BUCKET_BYTES) return;
-  const text = await readFile(source, 'utf8');
-  for (const line of text.split('\n')) {
+  const kept: string[] = [];
+  for (const line of (await readFile(source, 'utf8')).split('\n')) {
     const entry = bucketEntry(line, key);
-    if (entry === null) continue;
+    if (entry === null || (tarball !== null && entry !== tarball)) continue;
     const stored = storePath(store, entry);
-    if ((await isRegularFile(stored)) || (await importVerified(contentPath(operator.cache, entry), store, entry))) await copyInto(stored, contentPath(dir, entry));
+    if (!(await isRegularFile(stored)) && !(await importVerified(contentPath(operator.cache, entry), store, entry))) continue;
+    await copyInto(stored, contentPath(dir, entry));
+    kept.push(line);
   }
+  if (kept.length === 0) return;
   await mkdir(path.dirname(bucketPath(dir, key)), { recursive: true });
-  await writeFile(bucketPath(dir, key), text);
+  await writeFile(bucketPath(dir, key), `${kept.join('\n')}\n`);
 }
 
 /** The sha512 (hex) of a bucket line for `key` whose own checksum holds (cacache's format: `sha1(json)\tjson`). */
@@ -177,49 +173,51 @@ function storePath(store: string, hex: string): string {
   return path.join(store, hex.slice(0, 2), hex);
 }
 
-/** Every regular file the step left under its content folder whose bytes match the digest its path names. */
-async function promote(dir: string, store: string): Promise<void> {
-  const sha512 = path.join(dir, '_cacache', 'content-v2', 'sha512');
-  let seen = 0;
-  for (const a of await hexEntries(sha512, HEX_2)) {
-    for (const b of await hexEntries(path.join(sha512, a), HEX_2)) {
-      for (const rest of await hexEntries(path.join(sha512, a, b), HEX_REST)) {
-        if ((seen += 1) > MAX_PROMOTED) return;
-        const hex = a + b + rest;
-        if (!(await isRegularFile(storePath(store, hex)))) await importVerified(path.join(sha512, a, b, rest), store, hex);
-      }
-    }
+/**
+ * The tarballs the lock pinned that were missing and the step fetched: each taken in only if no
+ * folder on its way is a symlink and its bytes match, within a byte budget per step. Nothing else
+ * the step wrote (another digest, an index entry, `_npx`) is ever looked at.
+ */
+async function promote(dir: string, store: string, missing: ReadonlySet<string>): Promise<void> {
+  let budget = MAX_PROMOTED_BYTES;
+  for (const hex of missing) {
+    const source = contentPath(dir, hex);
+    if (!(await realFolders(dir, source))) continue;
+    const size = (await lstat(source).catch(() => null))?.size ?? 0;
+    if (size > budget) return;
+    if (await importVerified(source, store, hex)) budget -= size;
   }
 }
 
-async function hexEntries(dir: string, pattern: RegExp): Promise<string[]> {
-  try {
-    return (await readdir(dir)).filter((name) => pattern.test(name));
-  } catch {
-    return [];
+/** Whether every folder from `dir` down to `file` is a folder, not a symlink to one elsewhere. */
+async function realFolders(dir: string, file: string): Promise<boolean> {
+  for (let folder = path.dirname(file); folder !== dir && folder.startsWith(`${dir}/`); folder = path.dirname(folder)) {
+    if (!(await lstat(folder).catch(() => null))?.isDirectory()) return false;
   }
+  return true;
 }
 
 /**
- * Copies `source` into the store under `hex` if its bytes hash to it. The copy is made first and
- * hashed after, so what is checked is what stays; a symlink or anything but a regular file is
- * skipped. Answers whether the store now holds it.
+ * Copies `source` into the store under `hex` if its bytes hash to it: hashed through the opened
+ * file first (a mismatch costs no copy), then copied and the copy hashed again, so what is checked
+ * is what stays. A symlink, anything but a regular file, or a sparse file (a step could make one of
+ * a gigabyte for free) is skipped. Answers whether the store now holds it.
  */
 async function importVerified(source: string, store: string, hex: string): Promise<boolean> {
-  const info = await lstat(source).catch(() => null);
-  if (info === null || !info.isFile() || info.size > MAX_TARBALL_BYTES) return false;
   const target = storePath(store, hex);
-  await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
   const temp = path.join(path.dirname(target), `.import-${randomBytes(8).toString('hex')}`);
   try {
     const input = await open(source, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     try {
-      if (!(await input.stat()).isFile()) return false;
-      await pipeline(input.createReadStream({ autoClose: false }), (await open(temp, 'wx', 0o600)).createWriteStream());
+      const info = await input.stat();
+      if (!info.isFile() || info.size > MAX_TARBALL_BYTES || info.blocks * 512 < info.size / 2) return false;
+      if ((await sha512Of(input.createReadStream({ autoClose: false, start: 0 }))) !== hex) return false;
+      await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
+      await pipeline(input.createReadStream({ autoClose: false, start: 0 }), (await open(temp, 'wx', 0o600)).createWriteStream());
     } finally {
       await input.close();
     }
-    if ((await stat(temp)).size > MAX_TARBALL_BYTES || (await sha512Hex(temp)) !== hex) return false;
+    if ((await sha512Of(createReadStream(temp))) !== hex) return false;
     await rename(temp, target);
     return true;
   } catch {
@@ -229,9 +227,9 @@ async function importVerified(source: string, store: string, hex: string): Promi
   }
 }
 
-async function sha512Hex(file: string): Promise<string> {
+async function sha512Of(stream: NodeJS.ReadableStream): Promise<string> {
   const hash = createHash('sha512');
-  await pipeline(createReadStream(file), hash);
+  await pipeline(stream, hash);
   return hash.digest('hex');
 }
 

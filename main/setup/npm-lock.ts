@@ -15,16 +15,17 @@ const MAX_DEPTH = 64;
 /** The lockfiles `npm ci` installs from, in npm's order of preference. */
 const LOCKFILES = ['npm-shrinkwrap.json', 'package-lock.json'] as const;
 
-/** A package as the registry knows it. */
-export interface PackageVersion {
+/** A locked package as the registry knows it, with the sha512 (hex) of its tarball. */
+export interface LockedPackage {
   readonly name: string;
   readonly version: string;
+  readonly sha512: string;
 }
 
 /** What a project's npm lock pins: tarball digests (sha512, hex) and the registry packages they are. */
 export interface LockedPackages {
   readonly sha512s: readonly string[];
-  readonly packages: readonly PackageVersion[];
+  readonly packages: readonly LockedPackage[];
 }
 
 const NONE: LockedPackages = { sha512s: [], packages: [] };
@@ -50,14 +51,16 @@ export async function lockedPackages(worktree: string): Promise<LockedPackages> 
 /** Lockfile v2/v3 `packages` (keyed by install path) and v1's nested `dependencies` (keyed by name). */
 function packagesOf(lock: unknown): LockedPackages {
   const sha512s = new Set<string>();
-  const packages = new Map<string, PackageVersion>();
+  const packages = new Map<string, LockedPackage>();
   const add = (name: string, entry: Record<string, unknown>) => {
-    if (sha512s.size >= MAX_INTEGRITIES) return;
-    if (typeof entry['integrity'] === 'string') for (const hex of sha512sOf(entry['integrity'])) sha512s.add(hex);
+    const sha512 = typeof entry['integrity'] === 'string' ? sha512sOf(entry['integrity'])[0] : undefined;
+    // Only a pinned package counts, and only so many: a crafted lock cannot make seeding slow.
+    if (sha512 === undefined || sha512s.size >= MAX_INTEGRITIES) return;
+    sha512s.add(sha512);
     // An alias (`"a": "npm:b@1"`) is fetched under the name it stands for.
     const real = typeof entry['name'] === 'string' ? entry['name'] : name;
     const version = entry['version'];
-    if (PACKAGE_NAME.test(real) && typeof version === 'string' && VERSION.test(version)) packages.set(`${real}@${version}`, { name: real, version });
+    if (isPackageName(real) && typeof version === 'string' && VERSION.test(version)) packages.set(`${real}@${version}`, { name: real, version, sha512 });
   };
   const visitV1 = (entries: unknown, depth: number): void => {
     if (!isRecord(entries) || depth > MAX_DEPTH) return;
@@ -77,6 +80,11 @@ function packagesOf(lock: unknown): LockedPackages {
     visitV1(lock['dependencies'], 0);
   }
   return { sha512s: [...sha512s], packages: [...packages.values()] };
+}
+
+/** npm's rules for a name, and never `.` or `..`: the name becomes a path of a registry URL. */
+function isPackageName(name: string): boolean {
+  return PACKAGE_NAME.test(name) && !name.split('/').some((part) => part === '.' || part === '..');
 }
 
 /** The sha512 hashes of an SRI string ("sha512-<base64> sha1-<base64>"), as hex. */

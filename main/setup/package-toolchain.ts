@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { CitadelError } from '../../shared/errors';
@@ -62,6 +62,8 @@ export function registryHost(registry: string): string {
 export async function readNpmConfig(env: Env): Promise<NpmConfig> {
   const neutral = await mkdtemp(path.join(os.tmpdir(), 'citadel-npm-config-'));
   try {
+    // npm looks upward for a project root: its own package.json stops it from taking one above (a shared /tmp's).
+    await writeFile(path.join(neutral, 'package.json'), '{}\n');
     return parseNpmConfig(await npmConfigGet(env, neutral));
   } finally {
     await rm(neutral, { recursive: true, force: true });

@@ -1,7 +1,9 @@
 import { CitadelError } from '../../shared/errors';
 
-/** A registry setting: npm's `registry` or a scope's `@scope:registry`. */
-const REGISTRY_KEY = /^(?:@[^:=\s]+:)?registry$/;
+/** A registry setting: npm's `registry`, a scope's `@scope:registry`, as npm's ini reader normalizes the key. */
+const REGISTRY_KEY = /registry$/i;
+/** More than any real project's settings; a larger file is refused rather than read. */
+export const MAX_NPMRC_BYTES = 64 * 1024;
 
 /**
  * Refuses a repository's committed `.npmrc` that names a registry the operator's own configuration
@@ -14,12 +16,13 @@ export function assertProjectRegistries(text: string, operatorRegistry: string, 
   const allowed = originOf(operatorRegistry);
   for (const [index, raw] of text.replace(/^\uFEFF/, '').split(/\r?\n/).entries()) {
     const line = raw.trim();
-    if (line === '' || line.startsWith(';') || line.startsWith('#') || line.startsWith('[')) continue;
+    if (line === '' || line.startsWith(';') || line.startsWith('#')) continue;
     const at = line.indexOf('=');
     if (at <= 0) continue;
-    const key = line.slice(0, at).trim();
+    // The ini reader npm uses unquotes a key and reads `key[]` as a list of the same setting.
+    const key = unquote(line.slice(0, at).trim()).replace(/\[\]$/, '');
     if (!REGISTRY_KEY.test(key)) continue;
-    const value = line.slice(at + 1).trim().replace(/^(["'])(.*)\1$/, '$2');
+    const value = unquote(line.slice(at + 1).trim());
     const origin = originOf(value);
     if (origin === null || origin !== allowed) {
       throw new CitadelError(
@@ -30,6 +33,8 @@ export function assertProjectRegistries(text: string, operatorRegistry: string, 
     }
   }
 }
+
+const unquote = (text: string): string => text.replace(/^(["'])(.*)\1$/, '$2').trim();
 
 function originOf(url: string): string | null {
   try {

@@ -32,7 +32,7 @@ export const NPM_SUM_TEST = [
   '',
 ].join('\n');
 
-const IS_NUMBER_TARBALL = path.join(REPO_ROOT, 'test', 'fixtures', 'npm', 'is-number-7.0.0.tgz');
+export const IS_NUMBER_TARBALL = path.join(REPO_ROOT, 'test', 'fixtures', 'npm', 'is-number-7.0.0.tgz');
 const IS_NUMBER_INTEGRITY = 'sha512-41Cifkg6e8TylSpdtTpeLVMqvSBEVzTttHvERD741+pnZ8ANv0004MRL43QKPDlK9cGvNp6NZWZUBlbGXYxxng==';
 
 /** The lock `npm install` writes for NPM_PACKAGE_JSON against the public registry (lockfile v3), with the tarball's registry URL spelled out. */

@@ -12,7 +12,7 @@
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -194,6 +194,15 @@ describe('setup cannot choose its mounts, nor leave code for others', () => {
       const key = line.startsWith('@acme') ? '@acme:registry' : 'registry';
       expect(await npmIn(p.h.repo, ['config', 'get', key], p.env), line).toContain('evil.example');
     }
+    // A committed symlink would make npm read a file no check has read.
+    const linked = hostileProject('citadel-npmrc-link-', null, [PLANT]);
+    writeFileSync(path.join(linked.h.base, 'elsewhere.npmrc'), 'registry=https://registry.evil.example/\n');
+    symlinkSync(path.join(linked.h.base, 'elsewhere.npmrc'), path.join(linked.h.repo, '.npmrc'));
+    linked.h.gitIn(linked.h.repo, 'add', '.npmrc');
+    linked.h.gitIn(linked.h.repo, 'commit', '-q', '-m', 'linked settings');
+    const refusedLink = await start(linked);
+    expect(refusedLink.code).toBe(1);
+    expect(refusedLink.stdout + refusedLink.stderr).toMatch(/SETUP_REGISTRY_UNSUPPORTED[\s\S]*\.npmrc is a symlink/);
     // The operator's own registry, named again by the repository, is no reason to refuse.
     const same = hostileProject('citadel-npmrc-same-', `registry=${registry}\n`, [PLANT]);
     expect((await start(same)).code).toBe(0);

@@ -7,9 +7,10 @@ import { isIncludeListConfirmed, recordIncludeConfirmation } from '../store/incl
 import { WORKTREE_INCLUDE_FILE } from '../workspace/include-refusal';
 
 /**
- * How a start confirms the files `.worktreeinclude` copies: `current-list` (the CLI's
- * `--include-confirmed`: the list as it is at this start) or the digest of the list New Fork's
- * preview showed, which confirms that list only.
+ * How a start confirms the files `.worktreeinclude` copies: `current-list` (the CLI's bare
+ * `--include-confirmed`: the list as it is at this start) or the digest of the list the operator
+ * was shown (New Fork's preview, or a refused start's message: `--include-confirmed=DIGEST`),
+ * which confirms that list only.
  */
 export type IncludeConfirmed = 'current-list' | Digest;
 
@@ -49,7 +50,7 @@ export async function assertIncludesConfirmed(
   throw new CitadelError(
     'WORKTREE_INCLUDE_UNCONFIRMED',
     `${WORKTREE_INCLUDE_FILE} in ${repository.root} copies ${asked.files.length === 1 ? 'this ignored file' : `these ${asked.files.length} ignored files`} of yours into every agent's worktree: ${describeIncludeList(asked.files)}.${changed} ` +
-      'If the agents may have them, start again with --include-confirmed (in Mission Control, tick the list in the preview); the confirmation is kept for this repository until the list changes.',
+      `If the agents may have them, start again with --include-confirmed=${asked.digest} (exactly this list; in Mission Control, tick the list in the preview); the confirmation is kept for this repository until the list changes.`,
     { details: { repository: repository.root, files: asked.files, include_digest: asked.digest } },
   );
 }

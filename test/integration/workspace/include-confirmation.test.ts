@@ -95,6 +95,15 @@ describe('the operator confirms what .worktreeinclude copies', () => {
     expect(again?.details.include_digest).toBe(includeListDigest(['.env', 'deploy.pem']));
     expect(readdirSync(path.join(h.root, 'forks'))).toEqual(forksBefore);
     expect(await service.handle('previewFork', request)).toMatchObject({ ok: true, value: { repository: { worktree_include: { confirmed: false } } } });
+
+    // The refusal names the digest that confirms exactly the list it showed; another list's digest confirms nothing.
+    expect(changed.run.stdout + changed.run.stderr).toContain(`--include-confirmed=${includeListDigest(['.env', 'deploy.pem'])}`);
+    const stale = await h.startJson([...START, `--include-confirmed=${includeListDigest(['.env'])}`]);
+    expect((stale.doc.error as Refusal | undefined)?.code).toBe('WORKTREE_INCLUDE_UNCONFIRMED');
+    expect(readdirSync(path.join(h.root, 'forks'))).toEqual(forksBefore);
+    expect((await h.startJson([...START, '--include-confirmed=not-a-digest'])).doc.error).toMatchObject({ code: 'USAGE_ERROR' });
+    const exact = await h.startJson([...START, `--include-confirmed=${includeListDigest(['.env', 'deploy.pem'])}`]);
+    expect(exact.run.code, exact.run.stderr).toBe(0);
   });
 
   it('Mission Control: the tick sends the digest of the list the preview showed; a digest of another list is refused', { timeout: 120_000 }, async () => {

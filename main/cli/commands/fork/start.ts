@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { CitadelError } from '../../../../shared/errors';
 import { ContainmentChoiceSchema, type ContainmentChoice } from '../../../../shared/fork/containment-facts';
+import { DigestSchema, type Digest } from '../../../../shared/digest';
 import { describeIncludeList } from '../../../../shared/fork/include-confirmation';
 import { openOrchestratorContext } from '../../../host/open-context';
 import { labelledStatus, startFork } from '../../../orchestrator';
@@ -17,7 +18,7 @@ interface StartOptions extends JsonOption {
   maxAttempts?: number;
   detach?: boolean;
   containment: ContainmentChoice;
-  includeConfirmed?: boolean;
+  includeConfirmed?: true | Digest;
 }
 
 /** `citadel fork start OBJECTIVE`: freeze the contract, then run every executor (or only launch them, with --detach). */
@@ -39,8 +40,9 @@ export function startCommand(fork: Command, io: Io): void {
       'auto',
     )
     .option(
-      '--include-confirmed',
-      "confirm the ignored files the repository's .worktreeinclude copies into every worktree (a start without it lists them); kept for this repository until the list changes",
+      '--include-confirmed [digest]',
+      "confirm the ignored files the repository's .worktreeinclude copies into every worktree (a start without it lists them, with the digest that confirms exactly that list); kept for this repository until the list changes",
+      parseIncludeDigest,
     )
     .option('--detach', 'return once every branch is launched')
     .option('--json', 'print exactly one JSON document')
@@ -58,7 +60,7 @@ export function startCommand(fork: Command, io: Io): void {
           budgetSeconds: options.budgetSeconds,
           maxAttempts: options.maxAttempts,
           containment: options.containment,
-          includeConfirmed: options.includeConfirmed === true ? 'current-list' : undefined,
+          includeConfirmed: options.includeConfirmed === true ? 'current-list' : options.includeConfirmed,
         },
         {
           collect: options.detach ? 'detach' : 'wait',
@@ -78,6 +80,12 @@ export function startCommand(fork: Command, io: Io): void {
 function parseWholeNumber(value: string): number {
   if (!/^\d{1,9}$/.test(value)) throw new CitadelError('USAGE_ERROR', `expected a whole number, got "${value}"`);
   return Number(value);
+}
+
+function parseIncludeDigest(value: string): Digest {
+  const parsed = DigestSchema.safeParse(value);
+  if (!parsed.success) throw new CitadelError('USAGE_ERROR', `--include-confirmed takes the list's digest (sha256:…) that a refused start printed, or nothing; got "${value}"`);
+  return parsed.data;
 }
 
 function parseContainment(value: string): ContainmentChoice {

@@ -22,12 +22,12 @@ export async function recordOwner(dir: string): Promise<void> {
  * A directory with neither socket nor owner file may be one being made right now: kept too.
  */
 export async function hasLiveOwner(dir: string, socketName: string): Promise<boolean> {
-  const socket = path.join(dir, socketName);
-  const hasSocket = (await lstat(socket).catch(() => null))?.isSocket() ?? false;
-  if (hasSocket && (await socketAccepts(socket))) return true;
   const owner = await readOwner(dir);
-  if (owner === 'missing') return !hasSocket;
-  return owner !== null && isSameProcessAlive(owner.pid, owner.start_time);
+  // The maker is asked first: a bridge that is someone else's is connected to only when it must be.
+  if (owner !== null && owner !== 'missing' && isSameProcessAlive(owner.pid, owner.start_time)) return true;
+  const socket = path.join(dir, socketName);
+  if ((await lstat(socket).catch(() => null))?.isSocket()) return socketAccepts(socket);
+  return owner === 'missing';
 }
 
 /** The recorded maker; null when the file is unreadable or not one we write (nobody to wait for). */

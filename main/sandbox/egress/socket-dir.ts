@@ -53,8 +53,8 @@ export async function assertPrivateSocketDir(socketPath: string): Promise<void> 
 }
 
 /**
- * Removes the socket (when it is one: a closed server has already unlinked it, a crashed one has not),
- * the owner file and the directory; a directory that still holds anything else is left alone.
+ * Removes the socket (when it is one: a closed server has already unlinked it, a crashed one has not)
+ * and the owner file, then the directory, which stays when it still holds anything else.
  */
 export async function removeSocketDir(socketPath: string): Promise<void> {
   if ((await lstat(socketPath).catch(() => null))?.isSocket()) await unlink(socketPath).catch(() => undefined);

@@ -1,5 +1,3 @@
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import type { ExecutorProfile } from '../../shared/executors/profile-schema';
 import type { ForkEventSink } from '../../shared/fork/events';
@@ -8,7 +6,9 @@ import type { Comparison } from '../../shared/fork/compare';
 import type { ForkRecord } from '../../shared/fork/fork-record';
 import type { LandingCheck, SelectionRecord } from '../../shared/fork/landing';
 import type { OrchestratorContext } from '../host/context';
+import { defaultForkRoot } from '../store/fork-root';
 import { compareFork, confirmLanding, exportProof, exportReplay, forkStatus, landingChecks, selectBranch, startFork } from '../orchestrator';
+import { freshDemoScratch } from './demo-scratch';
 import { createDemoRepository, DEMO_FIXED_SUM, DEMO_WRONG_SUM } from './demo-repository';
 import { installSimulatedRuntimes } from './simulated-runtime';
 
@@ -46,10 +46,11 @@ export interface DemoHost {
  * A complete fork through the real engine on a scratch repository with a failing test: the
  * simulated claude fixes the bug, the simulated codex makes a plausible wrong fix, and the
  * verifier tells them apart. Then compare, select, the landing checks and token, a local merge,
- * and the public replay and proof files. The fork is marked as a demo in its record.
+ * and the public replay and proof files. The fork is marked as a demo in its record. Each demo's
+ * scratch replaces the previous demo's (demo-scratch.ts).
  */
 export async function runDemo(host: DemoHost, parentEnv: Readonly<Record<string, string | undefined>>, events: ForkEventSink): Promise<DemoRun> {
-  const scratch = await mkdtemp(path.join(os.tmpdir(), 'citadel-demo-'));
+  const scratch = await freshDemoScratch(defaultForkRoot(parentEnv));
   const { repo, workflowFile } = await createDemoRepository(scratch);
   const bin = path.join(scratch, 'bin');
   await installSimulatedRuntimes(

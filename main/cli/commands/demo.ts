@@ -24,6 +24,7 @@ export async function demoCommand(io: Io, options: { json: boolean }): Promise<v
     printJson(io, {
       ...status,
       weaker_key_store: demo.weakerKeyStore,
+      scratch: demo.scratch,
       comparison: { outcome: demo.comparison.outcome, recommended_branch_id: demo.comparison.recommended_branch_id },
       selection: demo.selection,
       landing: { checks: demo.checks, token: demo.token, merge_commit: demo.mergeCommit },
@@ -37,6 +38,7 @@ export async function demoCommand(io: Io, options: { json: boolean }): Promise<v
   const lines = [
     '',
     `Scratch repository: ${demo.repo} (its test fails until sum() adds)`,
+    `Scratch folder: ${demo.scratch} (the next citadel demo replaces it; rm -rf it to remove it now)`,
     'The simulated claude fixed the bug; the simulated codex made a plausible wrong fix. The workflow verifier',
     '(node --test test/sum.test.js) ran in each worktree after the runtime exited; each result is bound to an',
     'ed25519-signed execution receipt and fork receipt.',

@@ -4,6 +4,7 @@ import { closeSync, createReadStream, openSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { startHostBridge, type HostBridge } from '../../sandbox/egress/host-bridge';
+import { removeSocketDirSync } from '../../sandbox/egress/socket-dir';
 import { withLaunchFds } from '../../sandbox/launch-fds';
 import { PRIVATE_FILE_MODE, writeJsonDurably } from '../../store/atomic-file';
 import { isProcessGroupAlive } from '../process-control/process-liveness';
@@ -130,15 +131,16 @@ export const EGRESS_BRIDGE_FAILED = 'EGRESS_BRIDGE_FAILED';
 /** The run's host bridge, null without one, or the spawn error when it cannot listen. */
 async function openEgressBridge(spec: LaunchSpec): Promise<HostBridge | null | string> {
   if (spec.egress_bridge === undefined || spec.egress_bridge === null) return null;
+  const socketPath = spec.egress_bridge.socket_path;
+  let bridge: HostBridge;
   try {
-    return await startHostBridge({
-      socketPath: spec.egress_bridge.socket_path,
-      target: spec.egress_bridge.target,
-      onDenial: denialRecorder(egressDenialsFile(spec.status_file)),
-    });
+    bridge = await startHostBridge({ socketPath, target: spec.egress_bridge.target, onDenial: denialRecorder(egressDenialsFile(spec.status_file)) });
   } catch {
     return EGRESS_BRIDGE_FAILED;
   }
+  // Should this process end before closing it (an uncaught error), the socket and its directory go with it.
+  process.once('exit', () => removeSocketDirSync(socketPath));
+  return bridge;
 }
 
 interface RuntimeExit {

@@ -14,6 +14,8 @@ import { privateKeyFromText } from '../../../main/evidence/keys/private-key-text
 import { signEnvelope } from '../../../main/evidence/signing/sign-envelope';
 import { BUILT_SIMULATOR, parseDoc, type ForkStatusDoc } from '../../support/fork-harness';
 import { runCli, type CliRun } from '../../support/run-cli';
+import { runTag } from '../../support/run-tag';
+import { processesTagged, removeTagged } from '../../support/tagged-leftovers';
 import { useTempDirs } from '../../support/temp-dir';
 import { execFileSync } from 'node:child_process';
 import { PROBE_RUNTIME, PROBE_SCRIPT } from './probe-script';
@@ -40,20 +42,6 @@ function dbusSocket(): string {
   return match[1] === 'abstract' ? `\0${match[2]}` : match[2]!;
 }
 
-/** Processes whose command line carries `tag` (the probe's left-behind process), by pid. */
-function processesTagged(tag: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(tag)) found.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
-}
-
 /** Waits until no process carries `tag` (a sandbox's processes end just after its leader), at most `ms`. */
 async function processesLeft(tag: string, ms = 3000): Promise<number[]> {
   const until = Date.now() + ms;
@@ -64,16 +52,11 @@ async function processesLeft(tag: string, ms = 3000): Promise<number[]> {
   }
 }
 
-const leftovers: number[] = [];
+// The runtime-only controls leave the probes' processes and /tmp files on purpose: every one carries
+// its fork's token, so all of them go, seen by an assertion or not.
+const tokens: string[] = [];
 afterEach(() => {
-  // Only the probe processes this test itself made (runtime-only controls leave them on purpose).
-  for (const pid of leftovers.splice(0)) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
+  for (const token of tokens.splice(0)) removeTagged(token);
 });
 
 interface ProbeFork {
@@ -98,7 +81,9 @@ async function probeFork(
   const repo = path.join(base, 'repo');
   const root = path.join(base, 'citadel-root');
   const bin = path.join(base, 'bin');
-  const token = `citadel-probe-${path.basename(base).replace(/[^A-Za-z0-9]/g, '')}`;
+  // This run's tag first: the global teardown fails the run when anything carrying it is left.
+  const token = `${runTag()}-probe-${path.basename(base).replace(/[^A-Za-z0-9]/g, '')}`;
+  tokens.push(token);
   mkdirSync(repo, { recursive: true });
   mkdirSync(bin, { recursive: true });
   const config = {
@@ -174,7 +159,6 @@ async function hostEffects(f: ProbeFork, forkId: string, role: string, branchId:
   const contains = (file: string) => existsSync(file) && readFileSync(file, 'utf8').includes(tag);
   const sibling = worktree(f, forkId, branchId === 'branch-claude' ? 'branch-codex' : 'branch-claude');
   const left = await processesLeft(tag);
-  leftovers.push(...left);
   return {
     write_host_tmp: existsSync(path.join(HOST_TMP, tag)),
     write_parent_repository: existsSync(path.join(f.repo, `planted-${role}-${branchId}.txt`)),
@@ -402,7 +386,6 @@ describe('nothing of a branch outlives it', () => {
     const receipt = (JSON.parse(readFileSync(attemptFile(f, doc.fork_id, 'branch-claude', 'execution-receipt.json'), 'utf8')) as { receipt: { verifier: { steps: { id: string; timed_out: boolean; status: string }[] } } }).receipt;
     expect(receipt.verifier.steps.find((step) => step.id === 'workflow_verifier')).toMatchObject({ status: 'failed', timed_out: true });
     const left = await processesLeft(tagOf(f, 'verifier', 'branch-claude'));
-    leftovers.push(...left);
     expect(left, 'a process of the timed-out verifier is left').toEqual([]);
   });
 
@@ -425,7 +408,6 @@ describe('nothing of a branch outlives it', () => {
       const stop = await runCli(['fork', 'stop', doc.fork_id, 'branch-claude', '--json'], { env: f.env, cwd: f.base });
       expect(stop.code, stop.stderr).toBe(0);
       const left = await processesLeft(tag);
-      leftovers.push(...left);
       expect(left.length > 0, `${containment}: a process of the stopped branch is left`).toBe(containment === 'runtime-only');
     }
   });

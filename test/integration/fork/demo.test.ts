@@ -1,13 +1,23 @@
-import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { lastScratchRecord } from '../../../main/demo/demo-scratch';
 import { runCli } from '../../support/run-cli';
 import { useTempDirs } from '../../support/temp-dir';
 
 const tempDir = useTempDirs();
+const homes: string[] = [];
+// Registered after useTempDirs, so it runs first: the home still holds the record of the last scratch.
+afterEach(() => {
+  for (const home of homes.splice(0)) {
+    const record = lastScratchRecord(home);
+    if (existsSync(record)) rmSync(readFileSync(record, 'utf8').trim(), { recursive: true, force: true });
+  }
+});
 
 describe('citadel demo', () => {
   it('runs a real fork with simulated runtimes through compare, select, land, replay and proof', async () => {
     const root = tempDir('citadel-demo-root-');
+    homes.push(root);
     const env = { ...process.env, CITADEL_HOME: root, CITADEL_ISSUER: 'test-demo' };
     const run = await runCli(['demo', '--json'], { env });
     expect(run.code, run.stderr).toBe(0);
@@ -49,11 +59,29 @@ describe('citadel demo', () => {
 
   it('falls back to the file key store, saying so, when no OS keychain answers', async () => {
     const root = tempDir('citadel-demo-root-');
+    homes.push(root);
     const env = { ...process.env, CITADEL_HOME: root, CITADEL_ISSUER: 'test-demo', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' };
     const run = await runCli(['demo'], { env });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('weaker file key store');
     expect(run.stdout).toMatch(/branch-claude-sonnet\s+claude\s+passed/);
     expect(run.stdout).toMatch(/landed: merge commit [0-9a-f]{40}/);
+    expect(run.stdout).toContain(`Scratch folder: ${readFileSync(lastScratchRecord(root), 'utf8').trim()} (the next citadel demo replaces it`);
+  });
+
+  it("replaces the previous demo's scratch folder instead of adding one per run", async () => {
+    const root = tempDir('citadel-demo-root-');
+    homes.push(root);
+    const env = { ...process.env, CITADEL_HOME: root, CITADEL_ISSUER: 'test-demo' };
+    const scratchOf = async (): Promise<string> => {
+      const run = await runCli(['demo', '--json'], { env });
+      expect(run.code, run.stderr).toBe(0);
+      return (JSON.parse(run.stdout) as { scratch: string }).scratch;
+    };
+    const first = await scratchOf();
+    expect(existsSync(first)).toBe(true);
+    const second = await scratchOf();
+    expect([existsSync(first), existsSync(second), second === first]).toEqual([false, true, false]);
+    expect(readFileSync(lastScratchRecord(root), 'utf8').trim()).toBe(second);
   });
 });

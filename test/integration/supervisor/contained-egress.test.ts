@@ -8,6 +8,7 @@ import { build } from 'esbuild';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_PROVIDER_ROUTES } from '../../../main/runtimes/local-providers';
 import { launchSupervised } from '../../../main/runtimes/process-control/launch-supervised';
+import { isSameProcessAlive } from '../../../main/runtimes/process-control/process-liveness';
 import { waitForExit } from '../../../main/runtimes/process-control/wait-for-exit';
 import { egressDenialsFile, readEgressDenials } from '../../../main/runtimes/supervisor/egress-denials';
 import type { LaunchSpec } from '../../../main/runtimes/supervisor/launch-spec';
@@ -232,6 +233,40 @@ describe.skipIf(process.platform !== 'linux')('a contained supervised run serves
     process.kill(running.supervisor_pid, 'SIGTERM');
     expect(await waitForExit(spec.status_file, POLL)).toMatchObject({ phase: 'exited', stopped: true });
     expect(await socketAnswers(socket)).toBe(false);
+  });
+
+  it('STOP, and a runtime killed from outside, each leave no citadel-egress directory behind', async () => {
+    const provider = await httpServer('provider');
+    const egress = (s: string): LaunchEgress => ({ kind: 'loopback', host: '127.0.0.1', port: provider, routes: [...ROOT_ROUTE], socket: s });
+    for (const end of ['STOP', 'runtime killed'] as const) {
+      const socket = await makeBridgeSocketPath();
+      cleanups.push(() => rmSync(path.dirname(socket), { recursive: true, force: true }));
+      const { spec } = await containedProbe(egress, 'hold', {}, socket);
+      const running = track(await launchSupervised(spec, bundles().supervisor));
+      expect(await socketAnswers(socket), `${end}: the bridge serves`).toBe(true);
+      if (end === 'STOP') process.kill(running.supervisor_pid, 'SIGTERM');
+      else process.kill(-running.runtime_pgid!, 'SIGKILL');
+      expect(await waitForExit(spec.status_file, POLL)).toMatchObject({ phase: 'exited', stopped: end === 'STOP' });
+      expect(existsSync(path.dirname(socket)), `${end}: the socket's directory is left`).toBe(false);
+    }
+  });
+
+  it('a directory a crashed supervisor left is reclaimed by the next launch', async () => {
+    const provider = await httpServer('provider');
+    const socket = await makeBridgeSocketPath();
+    cleanups.push(() => rmSync(path.dirname(socket), { recursive: true, force: true }));
+    const { spec } = await containedProbe((s) => ({ kind: 'loopback', host: '127.0.0.1', port: provider, routes: [...ROOT_ROUTE], socket: s }), 'hold', {}, socket);
+    const running = track(await launchSupervised(spec, bundles().supervisor));
+    process.kill(running.supervisor_pid, 'SIGKILL');
+    process.kill(-running.runtime_pgid!, 'SIGKILL');
+    await waitUntil('the supervisor is gone', () => !isSameProcessAlive(running.supervisor_pid, running.supervisor_start_time));
+    // Control: a killed supervisor removes nothing, so the socket stays. This process made the
+    // directory and still runs; as the next launch of another CLI would, it is judged without that.
+    expect(readdirSync(path.dirname(socket)).sort()).toEqual(['egress.sock', 'owner.json']);
+    writeFileSync(path.join(path.dirname(socket), 'owner.json'), JSON.stringify({ pid: running.supervisor_pid, start_time: running.supervisor_start_time }));
+    const next = await makeBridgeSocketPath();
+    cleanups.push(() => rmSync(path.dirname(next), { recursive: true, force: true }));
+    expect(existsSync(path.dirname(socket))).toBe(false);
   });
 
   it('keeps a credential out of every argv of the running sandbox, bridge included: it is only in environments, readable by their owner', async () => {

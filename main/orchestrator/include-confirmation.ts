@@ -46,7 +46,7 @@ export async function assertIncludesConfirmed(
   const asked = await includeConfirmationOf(ctx, repository.digest, entries);
   if (asked === null || asked.confirmed) return null;
   if (given === 'current-list' || given === asked.digest) return { repository: repository.digest, repositoryRoot: repository.root, digest: asked.digest };
-  const changed = given === undefined ? '' : ' The list changed after the preview it was confirmed in.';
+  const changed = given === undefined ? '' : ' The digest given is not this list\'s: the list changed since it was shown, or the digest is of another list.';
   throw new CitadelError(
     'WORKTREE_INCLUDE_UNCONFIRMED',
     `${WORKTREE_INCLUDE_FILE} in ${repository.root} copies ${asked.files.length === 1 ? 'this ignored file' : `these ${asked.files.length} ignored files`} of yours into every agent's worktree: ${describeIncludeList(asked.files)}.${changed} ` +

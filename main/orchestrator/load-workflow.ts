@@ -130,7 +130,7 @@ async function readWorkflowFile(file: string): Promise<{ text: string; data: Wor
  */
 async function bindSetup(steps: readonly SetupStepFile[], repoTopLevel: string, env: Readonly<Record<string, string | undefined>>): Promise<SetupStep[]> {
   const npm = steps.some((step) => usesNpmConfig(step.command)) ? await readNpmConfig(env) : null;
-  if (npm !== null) assertProjectRegistries(await committedNpmrc(repoTopLevel), npm.registry);
+  if (npm !== null) assertProjectRegistries(await committedNpmrc(repoTopLevel), npm);
   const bound: SetupStep[] = [];
   for (const step of steps) {
     const hosts = step.network === 'registries' ? registryHostsFor(step.command, npm) : [];

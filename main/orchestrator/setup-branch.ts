@@ -77,10 +77,21 @@ export async function setupBranch(ctx: OrchestratorContext, journal: Journal, in
         launcher === null || containment.mode !== 'contained'
           ? { contained: null, env: { ...childEnv, ...addedEnv }, close: () => Promise.resolve([]) }
           : await containedStep(ctx, launcher, containment.verifier, { forkId: input.forkId, branchId: input.branch.branch_id, attemptDir: files.dir, worktree, step, childEnv, addedEnv, cache }).catch(async (cause: unknown) => {
-              await cache?.close();
+              await cache?.close(null);
               throw cause;
             });
-      return cache === null ? prepared : { ...prepared, close: () => prepared.close().finally(() => cache.close()) };
+      if (cache === null) return prepared;
+      const logsTo = path.join(files.dir, `setup-${step.id}-npm-logs`);
+      return {
+        ...prepared,
+        close: async (failed) => {
+          const notes = await prepared.close(failed).catch(async (cause: unknown) => {
+            await cache.close(null);
+            throw cause;
+          });
+          return [...notes, ...(await cache.close(failed ? logsTo : null))];
+        },
+      };
     },
   });
   crashPoint('setup.run:after-steps');

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { constants, createReadStream } from 'node:fs';
-import { copyFile, lstat, mkdir, mkdtemp, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, lstat, mkdir, mkdtemp, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -14,6 +14,9 @@ type Env = Readonly<Record<string, string | undefined>>;
 const MAX_BUCKET_BYTES = 1024 * 1024;
 /** A package tarball larger than this is neither imported nor promoted (npm fetches it again). */
 const MAX_TARBALL_BYTES = 1024 * 1024 * 1024;
+/** npm keeps at most 10 logs; each is small unless something is wrong. */
+const MAX_LOG_FILES = 10;
+const MAX_LOG_BYTES = 4 * 1024 * 1024;
 /** What one step may add to the store: past it, the rest of its downloads are fetched again next time. */
 const MAX_PROMOTED_BYTES = 4 * 1024 * 1024 * 1024;
 // A reflink where the file system has them (a copy costs nothing), a plain copy elsewhere.
@@ -56,8 +59,12 @@ export function assertCacheRootSafe(root: string, boundaries: CacheBoundaries): 
 export interface StepNpmCache {
   /** What npm is told (`npm_config_cache`): the only cache folder the step can write. */
   readonly dir: string;
-  /** Takes the step's new tarballs that match their digest into the verified store, then removes the folder. */
-  close(): Promise<void>;
+  /**
+   * Takes the step's new tarballs that match their digest into the verified store, keeps npm's
+   * logs in `logsTo` (its error messages point into the cache), then removes the folder. Answers a
+   * line for the step's output when logs were kept.
+   */
+  close(logsTo: string | null): Promise<string[]>;
 }
 
 /** The operator's npm cache and registry, read only (never mounted, never written). */
@@ -104,14 +111,31 @@ export async function openStepNpmCache(root: string, worktree: string, operator:
   }
   return {
     dir,
-    close: async () => {
+    close: async (logsTo) => {
       try {
         await promote(dir, store, missing);
+        return logsTo === null ? [] : await keepLogs(path.join(dir, '_logs'), logsTo);
       } finally {
-        await rm(dir, { recursive: true, force: true });
+        // A folder the step made unremovable (a mode it set) is left, not allowed to fail the step's record.
+        await rm(dir, { recursive: true, force: true }).catch(() => undefined);
       }
     },
   };
+}
+
+/** npm's own log files of a step (regular files, bounded), copied privately where the step's output is kept. */
+async function keepLogs(logs: string, logsTo: string): Promise<string[]> {
+  const names = await readdir(logs).catch(() => [] as string[]);
+  let kept = 0;
+  for (const name of names.filter((n) => n.endsWith('.log')).slice(0, MAX_LOG_FILES)) {
+    const info = await lstat(path.join(logs, name)).catch(() => null);
+    if (info === null || !info.isFile() || info.size > MAX_LOG_BYTES) continue;
+    await mkdir(logsTo, { recursive: true, mode: 0o700 });
+    await copyFile(path.join(logs, name), path.join(logsTo, name));
+    await chmod(path.join(logsTo, name), 0o600);
+    kept += 1;
+  }
+  return kept === 0 ? [] : [`npm's logs of this step are kept in ${logsTo} (the step's cache folder, which npm names above, is removed)`];
 }
 
 /**

@@ -12,6 +12,8 @@ const NPM_COMMANDS: ReadonlySet<string> = new Set(['npm', 'npx']);
 /** What the operator's npm configuration (environment, user and global .npmrc; never a project's) says, read by npm itself. */
 export interface NpmConfig {
   readonly registry: string;
+  /** The operator's registries by scope (`@scope:registry`), as npm would use them. */
+  readonly scopes: Readonly<Record<string, string>>;
   /** Absolute: the operator's own npm cache, which Citadel only reads tarballs from (npm-cache.ts). */
   readonly cache: string;
 }
@@ -55,7 +57,7 @@ export function registryHost(registry: string): string {
 }
 
 /**
- * `npm config get registry cache` as the operator's configuration alone resolves them: npm runs in
+ * npm's settings as the operator's configuration alone resolves them: npm runs in
  * an empty folder of Citadel's, so no repository's `.npmrc` can choose the registry a step may
  * reach or the folder it may write.
  */
@@ -72,27 +74,29 @@ export async function readNpmConfig(env: Env): Promise<NpmConfig> {
 
 function npmConfigGet(env: Env, cwd: string): Promise<string> {
   return new Promise<string>((resolve, reject) => {
-    const child = spawn('npm', ['config', 'get', 'registry', 'cache'], { cwd, env: { ...env }, shell: false, stdio: ['ignore', 'pipe', 'pipe'], timeout: CONFIG_TIMEOUT_MS });
+    const child = spawn('npm', ['config', 'list', '--json'], { cwd, env: { ...env }, shell: false, stdio: ['ignore', 'pipe', 'pipe'], timeout: CONFIG_TIMEOUT_MS });
     const chunks: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
     child.on('error', (cause) => reject(new CitadelError('SETUP_REGISTRY_UNSUPPORTED', `cannot run npm to read its configuration: ${cause.message}`, { cause })));
     child.on('close', (code) => {
       if (code === 0) resolve(Buffer.concat(chunks).toString('utf8'));
-      else reject(new CitadelError('SETUP_REGISTRY_UNSUPPORTED', `npm config get exited ${code ?? 'by a signal'}`, { details: { exit_code: code } }));
+      else reject(new CitadelError('SETUP_REGISTRY_UNSUPPORTED', `npm config list exited ${code ?? 'by a signal'}`, { details: { exit_code: code } }));
     });
   });
 }
 
+/** npm's settings as `npm config list --json` prints them (credentials shown as "(protected)", and never passed on here). */
 function parseNpmConfig(output: string): NpmConfig {
-  const values = new Map<string, string>();
-  for (const line of output.split('\n')) {
-    const at = line.indexOf('=');
-    if (at > 0) values.set(line.slice(0, at).trim(), line.slice(at + 1).trim());
+  let values: Record<string, unknown> = {};
+  try {
+    values = JSON.parse(output) as Record<string, unknown>;
+  } catch {
+    // Reported below as missing values.
   }
-  const registry = values.get('registry');
-  const cache = values.get('cache');
-  if (registry === undefined || cache === undefined || !cache.startsWith('/')) {
-    throw new CitadelError('SETUP_REGISTRY_UNSUPPORTED', 'npm config get did not print an absolute cache and a registry', { details: { output: output.slice(0, 500) } });
+  const { registry, cache } = values;
+  if (typeof registry !== 'string' || typeof cache !== 'string' || !cache.startsWith('/')) {
+    throw new CitadelError('SETUP_REGISTRY_UNSUPPORTED', 'npm config list did not print an absolute cache and a registry');
   }
-  return { registry, cache };
+  const scopes = Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string] => /^@[^:]+:registry$/.test(entry[0]) && typeof entry[1] === 'string'));
+  return { registry, scopes, cache };
 }

@@ -13,7 +13,8 @@ import { SETUP_TAIL_BYTES } from './setup-facts';
 export interface PreparedSetupStep {
   readonly contained: ContainedVerifierLaunch | null;
   readonly env: Readonly<Record<string, string>>;
-  close(): Promise<readonly string[]>;
+  /** `failed`: the step did not pass, so what explains it (npm's logs) is worth keeping. */
+  close(failed: boolean): Promise<readonly string[]>;
 }
 
 export interface SetupStepsInput {
@@ -48,7 +49,7 @@ export async function runSetupSteps(input: SetupStepsInput): Promise<SetupStepsO
     try {
       run = await runVerifierCommand(step, input.cwd, prepared.env, prepared.contained);
     } finally {
-      notes = await prepared.close();
+      notes = await prepared.close(run === undefined || run.exit_code !== 0 || run.timed_out);
     }
     const output = notes.length === 0 ? run.output : Buffer.concat([run.output, Buffer.from(notes.map((note) => `citadel: ${note}\n`).join(''))]);
     await writePrivateFile(input.outputFile(step.id), output);

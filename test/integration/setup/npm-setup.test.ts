@@ -188,6 +188,10 @@ describe('setup steps on an npm project', () => {
     const status = await h.cli(['fork', 'status', forkId]);
     expect(status.stdout).toContain('setup step install exited 1; output ends:');
     expect(status.stdout).toMatch(/\| .*ENOTCACHED|\| .*cache mode is 'only-if-cached'/);
+    // npm's complete log, which its message places in the step's cache folder (removed after the step), is kept beside the output.
+    const logs = h.attemptFile(forkId, 'branch-claude', 'setup-install-npm-logs');
+    expect(readFileSync(h.attemptFile(forkId, 'branch-claude', 'setup-install.out'), 'utf8')).toContain(`citadel: npm's logs of this step are kept in ${logs}`);
+    expect(readdirSync(logs).some((name) => name.endsWith('-debug-0.log'))).toBe(true);
     const statusJson = JSON.parse((await h.cli(['fork', 'status', forkId, '--json'])).stdout) as { setup_failures: Record<string, { step_id: string; exit_code: number }> };
     expect(statusJson.setup_failures['branch-claude']).toMatchObject({ step_id: 'install', exit_code: 1 });
     const compare = await h.cli(['fork', 'compare', forkId, '--json']);

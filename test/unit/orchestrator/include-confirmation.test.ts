@@ -88,7 +88,7 @@ describe('confirming a .worktreeinclude list', () => {
     const ctx = await context();
     const stale = await refusal(assertIncludesConfirmed(ctx, REPO, [ENV, KEY], includeListDigest(['.env'])));
     expect(stale.code).toBe('WORKTREE_INCLUDE_UNCONFIRMED');
-    expect(stale.message).toContain('The list changed after the preview it was confirmed in.');
+    expect(stale.message).toContain("The digest given is not this list's");
 
     await keepIncludeConfirmation(ctx, (await assertIncludesConfirmed(ctx, REPO, [ENV], 'current-list'))!);
     expect((await refusal(assertIncludesConfirmed(ctx, REPO, [ENV, KEY], undefined))).details?.include_digest).toBe(includeListDigest(['.env', 'keys/deploy.pem']));

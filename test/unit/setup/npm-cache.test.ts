@@ -37,13 +37,13 @@ describe('the step npm cache', () => {
     expect(createHash('sha512').update(readFileSync(seeded)).digest('hex')).toBe(IS_NUMBER);
     // Nothing but content: no index entry, no _npx.
     expect(readdirSync(path.join(cache.dir, '_cacache'))).toEqual(['content-v2']);
-    await cache.close();
+    await cache.close(null);
     expect(existsSync(cache.dir)).toBe(false);
     expect(listStore(root)).toHaveLength(1);
     // The next step is seeded from the store, without the operator's cache.
     const next = await openStepNpmCache(root, project(), null);
     expect(existsSync(contentPath(next.dir, IS_NUMBER))).toBe(true);
-    await next.close();
+    await next.close(null);
   });
 
   it('only a pinned tarball the store lacked enters it, when its bytes match: not a forged one, not an unpinned one, not a sparse one, not through a symlinked folder', async () => {
@@ -67,7 +67,7 @@ describe('the step npm cache', () => {
     plant(first.dir, IS_NUMBER, 'forged');
     plant(first.dir, unpinnedHex, unpinned);
     mkdirSync(path.join(first.dir, '_npx', '0123456789abcdef', 'node_modules'), { recursive: true });
-    await first.close();
+    await first.close(null);
     expect(listStore(root)).toEqual([]);
 
     // A lock may pin the digest of 64 MiB of zeros, which a step makes for free as a sparse file: it is skipped.
@@ -77,7 +77,7 @@ describe('the step npm cache', () => {
     const sparse = await openStepNpmCache(root, zerosLock, null);
     plant(sparse.dir, zeros.toString('hex'), '');
     truncateSync(contentPath(sparse.dir, zeros.toString('hex')), 64 * 1024 * 1024);
-    await sparse.close();
+    await sparse.close(null);
     expect(listStore(root)).toEqual([]);
 
     // A symlinked folder on the way is not followed, even to the genuine bytes.
@@ -86,17 +86,17 @@ describe('the step npm cache', () => {
     const linked = await openStepNpmCache(root, project(), null);
     mkdirSync(path.join(linked.dir, '_cacache', 'content-v2'), { recursive: true });
     symlinkSync(path.join(elsewhere, '_cacache', 'content-v2', 'sha512'), path.join(linked.dir, '_cacache', 'content-v2', 'sha512'));
-    await linked.close();
+    await linked.close(null);
     expect(listStore(root)).toEqual([]);
 
     // The genuine tarball, fetched by a step, enters and seeds the next step.
     const fetched = await openStepNpmCache(root, project(), null);
     plant(fetched.dir, IS_NUMBER, genuine);
-    await fetched.close();
+    await fetched.close(null);
     expect(listStore(root).map((name) => path.basename(name))).toEqual([IS_NUMBER]);
     const next = await openStepNpmCache(root, project(), null);
     expect(readFileSync(contentPath(next.dir, IS_NUMBER))).toEqual(genuine);
-    await next.close();
+    await next.close(null);
   });
 
   it('a crafted lock seeds only pinned packages with npm names, however many entries it holds', async () => {

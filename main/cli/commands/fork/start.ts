@@ -84,7 +84,10 @@ function parseWholeNumber(value: string): number {
 
 function parseIncludeDigest(value: string): Digest {
   const parsed = DigestSchema.safeParse(value);
-  if (!parsed.success) throw new CitadelError('USAGE_ERROR', `--include-confirmed takes the list's digest (sha256:…) that a refused start printed, or nothing; got "${value}"`);
+  if (!parsed.success) {
+    // Commander gives an optional value the next word, so a flag written before OBJECTIVE takes it.
+    throw new CitadelError('USAGE_ERROR', `--include-confirmed takes the list's digest (sha256:…) that a refused start printed, or nothing; got "${value}". Put OBJECTIVE before --include-confirmed, or write --include-confirmed=DIGEST`);
+  }
   return parsed.data;
 }
 

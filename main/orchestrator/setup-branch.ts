@@ -80,18 +80,7 @@ export async function setupBranch(ctx: OrchestratorContext, journal: Journal, in
               await cache?.close(null);
               throw cause;
             });
-      if (cache === null) return prepared;
-      const logsTo = path.join(files.dir, `setup-${step.id}-npm-logs`);
-      return {
-        ...prepared,
-        close: async (failed) => {
-          const notes = await prepared.close(failed).catch(async (cause: unknown) => {
-            await cache.close(null);
-            throw cause;
-          });
-          return [...notes, ...(await cache.close(failed ? logsTo : null))];
-        },
-      };
+      return cache === null ? prepared : closingCache(prepared, cache, path.join(files.dir, `setup-${step.id}-npm-logs`));
     },
   });
   crashPoint('setup.run:after-steps');
@@ -111,6 +100,20 @@ export async function setupBranch(ctx: OrchestratorContext, journal: Journal, in
   await writePrivateJson(files.setupFacts, facts);
   await journal.result('setup.run', key, 'done');
   return { ok: true };
+}
+
+/** The step's launch closed first (its egress bridge), then its npm cache, whose logs are kept when the step failed. */
+function closingCache(prepared: PreparedSetupStep, cache: StepNpmCache, logsTo: string): PreparedSetupStep {
+  return {
+    ...prepared,
+    close: async (failed) => {
+      const notes = await prepared.close(failed).catch(async (cause: unknown) => {
+        await cache.close(null);
+        throw cause;
+      });
+      return [...notes, ...(await cache.close(failed ? logsTo : null))];
+    },
+  };
 }
 
 /** The operator's npm registry and cache (read, never mounted) and Citadel's cache root. */

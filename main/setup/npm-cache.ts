@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { CitadelError } from '../../shared/errors';
 import { isWithin } from '../../shared/sandbox/containment-policy';
 import { lockedPackages, sha512sOf } from './npm-lock';
+import type { NpmConfig } from './package-toolchain';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -68,10 +69,7 @@ export interface StepNpmCache {
 }
 
 /** The operator's npm cache and registry, read only (never mounted, never written). */
-export interface OperatorNpm {
-  readonly cache: string;
-  readonly registry: string;
-}
+type OperatorNpm = Pick<NpmConfig, 'cache' | 'registry'>;
 
 /**
  * Opens a fresh npm cache for one setup step (design: one writable cache per step, seeded by copy
@@ -99,8 +97,8 @@ export async function openStepNpmCache(root: string, worktree: string, operator:
       else missing.add(hex);
     }
     if (operator !== null) {
+      const base = withSlash(operator.registry);
       for (const pkg of locked.packages.filter((p) => !missing.has(p.sha512))) {
-        const base = withSlash(operator.registry);
         await copyIndexEntry(operator, dir, store, new URL(pkg.name.replace('/', '%2f'), base).href, null);
         await copyIndexEntry(operator, dir, store, new URL(`${pkg.name}/-/${pkg.name.slice(pkg.name.indexOf('/') + 1)}-${pkg.version}.tgz`, base).href, pkg.sha512);
       }

@@ -15,7 +15,7 @@ import type { LaunchSpec } from '../../../main/runtimes/supervisor/launch-spec';
 import { EGRESS_BRIDGE_FAILED } from '../../../main/runtimes/supervisor/supervise';
 import { bubblewrapBackend } from '../../../main/sandbox/bubblewrap';
 import { containedCommand } from '../../../main/sandbox/contained-command';
-import { makeBridgeSocketPath } from '../../../main/sandbox/egress/socket-dir';
+import { makeBridgeSocketPath, reclaimStaleSocketDirs } from '../../../main/sandbox/egress/socket-dir';
 import { writeLaunchFiles } from '../../../main/sandbox/generated-etc';
 import type { SandboxLauncher } from '../../../main/sandbox/sandbox-backend';
 import type { ContainmentPolicy, LaunchEgress } from '../../../shared/sandbox/containment-policy';
@@ -266,6 +266,10 @@ describe.skipIf(process.platform !== 'linux')('a contained supervised run serves
     writeFileSync(path.join(path.dirname(socket), 'owner.json'), JSON.stringify({ pid: running.supervisor_pid, start_time: running.supervisor_start_time }));
     const next = await makeBridgeSocketPath();
     cleanups.push(() => rmSync(path.dirname(next), { recursive: true, force: true }));
+    // A socket that does not answer within a second is judged served and kept (a loaded machine's
+    // event loop can be that late: seen once in CI), so later launches look again, as here, bounded.
+    const deadline = Date.now() + 15_000;
+    while (existsSync(path.dirname(socket)) && Date.now() < deadline) await reclaimStaleSocketDirs(path.dirname(path.dirname(socket)));
     expect(existsSync(path.dirname(socket))).toBe(false);
   });
 

@@ -44,10 +44,66 @@ export type HttpRoute = z.infer<typeof HttpRouteSchema>;
  * e.g. Ollama's model pull). A rule from before routes existed has none: the bridge reads it as the
  * inference routes every runtime used then (main/sandbox/egress/loopback-routes.ts), never as "all".
  */
+/** The wire dialect a provider gateway reads, to check a request and witness its answer. */
+export const GatewayApiSchema = z.enum(['anthropic-messages', 'openai-responses']);
+export type GatewayApi = z.infer<typeof GatewayApiSchema>;
+
+/**
+ * Where the gateway sends what it lets through: an http(s) origin plus an optional base path (no
+ * trailing slash), e.g. `https://api.anthropic.com`, `http://gpu-box:11434`, `https://corp.example/anthropic`.
+ * Never credentials, a query or a fragment: those would be secrets or rewrites the contract cannot show.
+ */
+export const GatewayUpstreamSchema = z
+  .string()
+  .max(512)
+  .refine((url) => gatewayUpstreamProblem(url) === null, custom('upstream', 'must be an http(s) origin with an optional base path, without credentials, query, fragment or trailing slash'));
+
+/** Why `url` is no gateway upstream, or null. */
+export function gatewayUpstreamProblem(url: string): string | null {
+  if (!URL.canParse(url)) return 'not a URL';
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return 'not http(s)';
+  if (parsed.username !== '' || parsed.password !== '') return 'carries credentials';
+  if (parsed.search !== '' || parsed.hash !== '' || url.includes('?') || url.includes('#')) return 'carries a query or fragment';
+  if (url.endsWith('/')) return 'ends with a slash';
+  return null;
+}
+
+const GatewayModelSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/);
+
+/**
+ * How a runtime reaches its gateway inside the sandbox: plain HTTP on 127.0.0.1:`port` (a base URL
+ * the runtime honours), or, for a runtime that only speaks TLS to fixed hosts, CONNECT to those
+ * `hosts` through the inner proxy, terminated by the gateway with a per-attempt CA only that
+ * sandbox trusts.
+ */
+export const GatewayInsideSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('http'), port: PortSchema }),
+  z.strictObject({ kind: z.literal('tls'), hosts: z.array(HostNameSchema).min(1) }),
+]);
+export type GatewayInside = z.infer<typeof GatewayInsideSchema>;
+
+/**
+ * The provider gateway (issue 28): the runtime's only egress, served on the host, which holds the
+ * real credential and forwards only `routes` (paths as the runtime sends them; the upstream URL is
+ * `upstream` + path) naming one of `models` (null: a profile without a model, any model is
+ * forwarded and witnessed) to `upstream`.
+ */
+export const GatewayRuleSchema = z.strictObject({
+  kind: z.literal('gateway'),
+  api: GatewayApiSchema,
+  inside: GatewayInsideSchema,
+  upstream: GatewayUpstreamSchema,
+  routes: z.array(HttpRouteSchema).min(1),
+  models: z.array(GatewayModelSchema).min(1).nullable(),
+});
+export type GatewayRule = z.infer<typeof GatewayRuleSchema>;
+
 export const EgressRuleSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('none') }),
   z.strictObject({ kind: z.literal('loopback'), host: LoopbackHostSchema, port: PortSchema, routes: z.array(HttpRouteSchema).min(1).optional() }),
   z.strictObject({ kind: z.literal('cloud'), hosts: z.array(HostNameSchema).min(1) }),
+  GatewayRuleSchema,
 ]);
 export type EgressRule = z.infer<typeof EgressRuleSchema>;
 
@@ -59,6 +115,7 @@ export const LaunchEgressSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('none') }),
   z.strictObject({ kind: z.literal('loopback'), host: LoopbackHostSchema, port: PortSchema, routes: z.array(HttpRouteSchema).min(1).optional(), socket: SandboxPathSchema }),
   z.strictObject({ kind: z.literal('cloud'), hosts: z.array(HostNameSchema).min(1), socket: SandboxPathSchema }),
+  GatewayRuleSchema.extend({ socket: SandboxPathSchema }),
 ]);
 export type LaunchEgress = z.infer<typeof LaunchEgressSchema>;
 
@@ -208,9 +265,12 @@ export function containmentDigest(template: ContainmentTemplate): Digest {
 
 function sortedEgress(egress: EgressRule): EgressRule {
   if (egress.kind === 'cloud') return { ...egress, hosts: [...egress.hosts].sort() };
-  if (egress.kind === 'loopback' && egress.routes !== undefined) {
-    const key = (route: HttpRoute): string => `${route.method} ${route.path}`;
-    return { ...egress, routes: [...egress.routes].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)) };
+  const key = (route: HttpRoute): string => `${route.method} ${route.path}`;
+  const sortRoutes = (routes: readonly HttpRoute[]): HttpRoute[] => [...routes].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  if (egress.kind === 'loopback' && egress.routes !== undefined) return { ...egress, routes: sortRoutes(egress.routes) };
+  if (egress.kind === 'gateway') {
+    const inside = egress.inside.kind === 'tls' ? { ...egress.inside, hosts: [...egress.inside.hosts].sort() } : egress.inside;
+    return { ...egress, inside, routes: sortRoutes(egress.routes), models: egress.models === null ? null : [...egress.models].sort() };
   }
   return egress;
 }

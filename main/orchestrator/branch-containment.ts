@@ -17,7 +17,7 @@ import {
 } from '../../shared/sandbox/containment-policy';
 import { childEnvironment, COMMON_ENV_ALLOWLIST, PORT_ENV_NAME } from '../runtimes/env-allowlist';
 import type { ResolvedExecutable } from '../runtimes/resolve-executable';
-import type { RuntimeAdapter } from '../runtimes/runtime-adapter';
+import type { GatewayInsideFacts, RuntimeAdapter } from '../runtimes/runtime-adapter';
 import { egressInside } from '../sandbox/egress/egress-environment';
 import { makeBridgeSocketPath } from '../sandbox/egress/socket-dir';
 import { writeLaunchFiles } from '../sandbox/generated-etc';
@@ -44,12 +44,21 @@ const SANDBOX_TMP = '/tmp';
 /** The environment names a runtime may get: the allowlist's literal names, those its patterns match now, and what the sandbox sets. */
 function runtimeEnvNames(adapter: RuntimeAdapter, egress: EgressRule, env: Env): string[] {
   const literal = [...COMMON_ENV_ALLOWLIST, ...adapter.envAllowlist].filter((entry): entry is string => typeof entry === 'string');
-  const set = ['HOME', 'TMPDIR', PORT_ENV_NAME, ...adapter.containmentNeeds.homeEnv.map((home) => home.name), ...Object.keys(egressEnv(egress))];
-  return [...new Set([...literal, ...childEnvironment(env, adapter).presentNames, ...set])].sort();
+  const set = ['HOME', 'TMPDIR', PORT_ENV_NAME, ...adapter.containmentNeeds.homeEnv.map((home) => home.name), ...Object.keys(egressEnv(egress)), ...Object.keys(gatewayEnvOf(adapter, egress, SAMPLE_INSIDE))];
+  const passed = [...literal, ...childEnvironment(env, adapter).presentNames].filter((name) => egress.kind !== 'gateway' || !adapter.credentialEnvNames.includes(name));
+  return [...new Set([...passed, ...set])].sort();
 }
 
 function egressEnv(egress: EgressRule): Readonly<Record<string, string>> {
   return egress.kind === 'none' ? {} : egressInside(egress).env;
+}
+
+/** Names only: what a gateway's inside environment sets does not depend on the values. */
+const SAMPLE_INSIDE: GatewayInsideFacts = { placeholder: '', caCertFile: '' };
+
+/** The adapter's environment pointing it at its gateway, holding only the placeholder; nothing for another egress. */
+function gatewayEnvOf(adapter: RuntimeAdapter, egress: EgressRule, inside: GatewayInsideFacts): Readonly<Record<string, string>> {
+  return egress.kind === 'gateway' ? adapter.containmentNeeds.gatewayEnv(egress, { ...inside, caCertFile: egress.inside.kind === 'tls' ? inside.caCertFile : null }) : {};
 }
 
 /** What one branch's runtime sees: its worktree and home read-write, git metadata and toolchain read-only, its provider only. */
@@ -246,12 +255,18 @@ export interface BranchLaunchInput {
   readonly resolved: ResolvedExecutable;
   /** The runtime's allowlisted environment (decisions D6). */
   readonly childEnv: Readonly<Record<string, string>>;
+  /** For a gateway egress: the attempt's placeholder and, when TLS is terminated, its CA certificate on the host. */
+  readonly gateway: { readonly placeholder: string; readonly caCertFile: string | null } | null;
 }
+
+/** Where a TLS-terminated gateway's CA certificate is seen inside the runtime home (read-only). */
+const GATEWAY_CA_TARGET = 'citadel-gateway-ca.pem';
 
 /**
  * One runtime attempt's policy: the contract's template for the branch resolved to this machine's
- * paths, with HOME and each home variable pointed into a fresh per-attempt runtime home that the
- * operator's credential files are bound into read-only (never copied).
+ * paths, with HOME and each home variable pointed into a fresh per-attempt runtime home. With a
+ * provider gateway (issue 28) no credential of the operator's reaches it: the adapter's credential
+ * variables are left out, and the runtime gets the gateway's address and the attempt's placeholder.
  */
 export async function runtimeLaunchPolicy(ctx: OrchestratorContext, template: ContainmentTemplate, input: BranchLaunchInput): Promise<ContainmentPolicy> {
   const dirs = attemptSandboxDirs(input.attemptDir);
@@ -259,10 +274,12 @@ export async function runtimeLaunchPolicy(ctx: OrchestratorContext, template: Co
   for (const dir of new Set([dirs.home, ...input.adapter.containmentNeeds.homeEnv.map((home) => homeEnv[home.name]!)])) {
     await mkdir(dir, { recursive: true, mode: 0o700 });
   }
-  const seeds = input.adapter.containmentNeeds
-    .seedFiles(ctx.env)
-    .filter((seed) => existsSync(seed.source))
-    .map((seed) => ({ source: seed.source, target: path.join(dirs.home, seed.target) }));
+  if (template.egress.kind === 'gateway' && input.gateway === null) throw new CitadelError('INTERNAL_ERROR', 'a gateway launch needs its placeholder');
+  const caFile = input.gateway?.caCertFile ?? null;
+  const caTarget = caFile === null ? null : path.join(dirs.home, GATEWAY_CA_TARGET);
+  const childEnv =
+    template.egress.kind === 'gateway' ? Object.fromEntries(Object.entries(input.childEnv).filter(([name]) => !input.adapter.credentialEnvNames.includes(name))) : input.childEnv;
+  const gatewayEnv = input.gateway === null ? {} : gatewayEnvOf(input.adapter, template.egress, { placeholder: input.gateway.placeholder, caCertFile: caTarget });
   const toolchain = await toolchainRoots(input.resolved, input.childEnv, ctx.nodeExecPath);
   assertToolchainSafe(toolchain, await hiddenRoots(ctx, input.forkId));
   return resolveContainment(template, {
@@ -272,10 +289,10 @@ export async function runtimeLaunchPolicy(ctx: OrchestratorContext, template: Co
       [ROOT.toolchain]: toolchain,
       [ROOT.runtimeHome]: dirs.home,
     },
-    env: { ...input.childEnv, ...homeEnv, ...egressEnv(template.egress) },
+    env: { ...childEnv, ...homeEnv, ...egressEnv(template.egress), ...gatewayEnv },
     // A fresh private directory per launch; the launch spec records the path for the supervisor (a launch is never repeated).
     egressSocket: template.egress.kind === 'none' ? null : await makeBridgeSocketPath(),
-    readOnlyFiles: seeds,
+    readOnlyFiles: caFile === null || caTarget === null ? [] : [{ source: caFile, target: caTarget }],
   });
 }
 

@@ -21,10 +21,12 @@ import type { Journal } from '../store/journal';
 import { CHECKPOINT, readStoredJson } from '../store/read-stored-json';
 import { containedCommand } from '../sandbox/contained-command';
 import type { EgressBridgeSpec } from '../sandbox/egress/egress-bridge-spec';
+import type { GatewaySpec } from '../sandbox/gateway/gateway-spec';
 import { writeLaunchFiles } from '../sandbox/generated-etc';
 import type { SandboxCommand, SandboxLauncher } from '../sandbox/sandbox-backend';
 import type { OrchestratorContext } from '../host/context';
 import { attemptSandboxDirs, containmentOf, runtimeLaunchPolicy, sandboxLauncher, type BranchLaunchInput } from './branch-containment';
+import { prepareGatewayLaunch } from './gateway-launch';
 import { instructionArtifact } from './instruction-artifact';
 import { leasePortBlock, type PortHolder, type PortLease } from '../workspace/port-blocks';
 
@@ -110,8 +112,8 @@ export async function launchBranch(
   const command = { command: resolved.command, args: [...resolved.argsPrefix, ...invocation.args] };
   const launch =
     template === undefined || launcher === null
-      ? { ...command, env, egress_bridge: null, fd_files: [] }
-      : await containedLaunch(ctx, launcher, template, { forkId, branchId: branch.branch_id, attemptDir: files.dir, worktree, adapter, resolved, childEnv: env, command });
+      ? { ...command, env, egress_bridge: null, gateway: null, fd_files: [] }
+      : await containedLaunch(ctx, launcher, template, { forkId, branchId: branch.branch_id, attemptDir: files.dir, worktree, adapter, resolved, childEnv: env, command, contract });
   let status: RunStatus;
   try {
     status = await launchSupervised(
@@ -121,6 +123,7 @@ export async function launchBranch(
         cwd: worktree,
         env: launch.env,
         egress_bridge: launch.egress_bridge,
+        gateway: launch.gateway,
         extra_fd_files: launch.fd_files,
         stdin_file: files.instruction,
         stdout_file: files.stdout,
@@ -149,6 +152,8 @@ interface PreparedLaunch {
   readonly args: string[];
   readonly env: Record<string, string>;
   readonly egress_bridge: EgressBridgeSpec | null;
+  /** The provider gateway the supervisor serves instead of a plain bridge (issue 28). */
+  readonly gateway: GatewaySpec | null;
   /** The backend's fd files (its seccomp program), opened by the supervisor as fds 3, 4, …. */
   readonly fd_files: string[];
 }
@@ -163,13 +168,19 @@ async function containedLaunch(
   ctx: OrchestratorContext,
   launcher: SandboxLauncher,
   template: ContainmentTemplate,
-  input: BranchLaunchInput & { readonly command: SandboxCommand },
+  input: Omit<BranchLaunchInput, 'gateway'> & { readonly command: SandboxCommand; readonly contract: Contract },
 ): Promise<PreparedLaunch> {
-  const policy = await runtimeLaunchPolicy(ctx, template, { ...input, worktree: path.resolve(input.worktree) });
+  const gateway = template.egress.kind === 'gateway' ? await prepareGatewayLaunch(ctx, { rule: template.egress, adapter: input.adapter, attemptDir: input.attemptDir, contract: input.contract }) : null;
+  const policy = await runtimeLaunchPolicy(ctx, template, { ...input, worktree: path.resolve(input.worktree), gateway: gateway?.inside ?? null });
   const launchDir = attemptSandboxDirs(input.attemptDir).launch;
   const contained = containedCommand(launcher, policy, input.command, { launchDir, innerBridgeScript: ctx.innerBridgeScript, nodeExecPath: ctx.nodeExecPath });
   await writeLaunchFiles(contained.files);
-  return { command: contained.command, args: contained.args, env: contained.env, egress_bridge: contained.bridge, fd_files: contained.fdFiles };
+  // The gateway takes the bridge's place: the same socket, served with the credential and the witness.
+  const bridge = contained.bridge;
+  if (gateway !== null && bridge !== null) {
+    return { command: contained.command, args: contained.args, env: contained.env, egress_bridge: null, gateway: gateway.spec(bridge.socket_path), fd_files: contained.fdFiles };
+  }
+  return { command: contained.command, args: contained.args, env: contained.env, egress_bridge: bridge, gateway: null, fd_files: contained.fdFiles };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { CitadelError } from '../../shared/errors';
 import type { RuntimeProfile } from '../../shared/executors/runtime-profile';
-import type { EgressRule } from '../../shared/sandbox/containment-policy';
+import type { GatewayRule } from '../../shared/sandbox/containment-policy';
 import type { RuntimeActivity } from '../../shared/fork/events';
 import type { ParsedRuntimeOutput } from '../../shared/runtime/telemetry';
 import { zodViolations } from '../../shared/zod-violations';
@@ -32,21 +32,21 @@ export interface RuntimeHomeEnv {
   readonly dir: string;
 }
 
-/** An operator file a contained runtime needs (its credential or config), bound READ-ONLY into the runtime home. */
-export interface RuntimeSeedFile {
-  /** Absolute host path; a seed whose source does not exist is skipped. */
-  readonly source: string;
-  /** Relative path below the runtime home, e.g. `codex/auth.json`. */
-  readonly target: string;
+/** What a runtime is given inside the sandbox to reach its provider gateway: never a real credential. */
+export interface GatewayInsideFacts {
+  /** The attempt's random placeholder credential, which the gateway swaps for the real one. */
+  readonly placeholder: string;
+  /** The attempt CA's certificate inside the sandbox, for a TLS-terminated gateway; null otherwise. */
+  readonly caCertFile: string | null;
 }
 
 /** What a runtime needs from a sandbox: where it connects, and its own home. */
 export interface RuntimeContainmentNeeds {
-  /** The runtime's provider for this profile: one loopback host:port, or its cloud API hosts. */
-  egress(profile: RuntimeProfile, env: Readonly<Record<string, string | undefined>>): EgressRule;
+  /** The runtime's provider gateway for this profile (issue 28), from the operator's environment; `none` for a runtime with no provider. */
+  egress(profile: RuntimeProfile, env: Readonly<Record<string, string | undefined>>): GatewayRule | { readonly kind: 'none' };
+  /** The environment that points the runtime at its gateway inside the sandbox, holding only the placeholder. */
+  gatewayEnv(rule: GatewayRule, inside: GatewayInsideFacts): Readonly<Record<string, string>>;
   readonly homeEnv: readonly RuntimeHomeEnv[];
-  /** The operator's existing credential/config files (never copied, never in evidence). */
-  seedFiles(env: Readonly<Record<string, string | undefined>>): readonly RuntimeSeedFile[];
 }
 
 /** One finished run as the supervisor recorded it. */

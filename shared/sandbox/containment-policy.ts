@@ -60,9 +60,9 @@ export const GatewayUpstreamSchema = z
 
 /** Why `url` is no gateway upstream, or null. */
 export function gatewayUpstreamProblem(url: string): string | null {
-  if (!URL.canParse(url)) return 'not a URL';
+  if (!URL.canParse(url)) return 'is not a URL';
   const parsed = new URL(url);
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return 'not http(s)';
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return 'is not an http(s) URL';
   if (parsed.username !== '' || parsed.password !== '') return 'carries credentials';
   if (parsed.search !== '' || parsed.hash !== '' || url.includes('?') || url.includes('#')) return 'carries a query or fragment';
   if (url.endsWith('/')) return 'ends with a slash';

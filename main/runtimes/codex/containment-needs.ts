@@ -1,34 +1,50 @@
 import type { RuntimeContainmentNeeds } from '../runtime-adapter';
 import { LOCAL_PROVIDER_ROUTES, providerEndpointsFrom } from '../local-providers';
-import { egressForOptionalUrl, egressForProviderUrl } from '../containment/provider-egress';
-import { operatorConfigDir, seedsFrom } from '../containment/seed-files';
+import { gatewayBaseUrl, gatewayRule } from '../containment/provider-egress';
 
-/** What Codex 0.169.0 reaches with an OpenAI login: the API, and ChatGPT's backend and login hosts. */
-export const CODEX_CLOUD_HOSTS = ['api.openai.com', 'chatgpt.com', 'auth.openai.com'] as const;
+/** The OpenAI API Codex speaks with an API key; OPENAI_BASE_URL in the operator's environment replaces it upstream. */
+export const OPENAI_API_URL = 'https://api.openai.com';
 
-/**
- * The Responses API below a loopback OPENAI_BASE_URL. Not recorded: measured on 2026-12-01, Codex
- * 0.169.0 with an API key and OPENAI_BASE_URL=http://127.0.0.1:<port>/v1 never called that URL
- * (it looked up the OpenAI hosts instead), so this is the API Codex would speak there, not a trace.
- */
-const OPENAI_BASE_URL_ROUTES = [
-  { method: 'GET', path: '/models' },
-  { method: 'POST', path: '/responses' },
+/** The host Codex 0.169.0 connects to with an API key (it does not honour OPENAI_BASE_URL: docs/runtime-behaviours.md). */
+const OPENAI_API_HOSTS = ['api.openai.com'] as const;
+
+/** The Responses API as Codex asks it of api.openai.com, paths as sent. */
+const OPENAI_ROUTES = [
+  { method: 'GET', path: '/v1/models' },
+  { method: 'POST', path: '/v1/responses' },
 ] as const;
 
 /**
- * A local provider profile reaches only that provider (where Codex itself would look for it);
- * otherwise the OpenAI hosts, or a loopback OPENAI_BASE_URL. Only `auth.json` is seeded: Citadel runs
- * Codex with `--ignore-user-config`, so the operator's `config.toml` is never read.
+ * A local provider profile reaches its provider only through the gateway, wherever the provider is
+ * (`CODEX_OSS_BASE_URL` may name another machine): inside, Codex is pointed at the gateway's base URL.
+ * Otherwise Codex speaks TLS to OpenAI's host through the inner proxy, and the gateway terminates it
+ * with the attempt's CA, which only this sandbox trusts (CODEX_CA_CERTIFICATE). Citadel runs Codex
+ * with `--ignore-user-config`, so the operator's `config.toml` is never read; no login file is seen.
  */
 export const codexContainmentNeeds: RuntimeContainmentNeeds = {
   egress: (profile, env) => {
     const provider = profile.local_provider;
     if (provider !== null) {
-      return egressForProviderUrl(providerEndpointsFrom(env)[provider], provider === 'ollama' ? 'the Ollama endpoint' : 'the LM Studio endpoint', LOCAL_PROVIDER_ROUTES[provider]);
+      return gatewayRule({
+        api: 'openai-responses',
+        upstreamUrl: providerEndpointsFrom(env)[provider],
+        setting: provider === 'ollama' ? 'the Ollama endpoint' : 'the LM Studio endpoint',
+        routes: LOCAL_PROVIDER_ROUTES[provider].map((route) => ({ method: route.method, path: route.path })),
+        model: profile.model,
+      });
     }
-    return egressForOptionalUrl(env.OPENAI_BASE_URL, 'OPENAI_BASE_URL', CODEX_CLOUD_HOSTS, OPENAI_BASE_URL_ROUTES);
+    return gatewayRule({
+      api: 'openai-responses',
+      upstreamUrl: env.OPENAI_BASE_URL?.replace(/\/+$/, '').replace(/\/v1$/, '') || OPENAI_API_URL,
+      setting: 'OPENAI_BASE_URL',
+      routes: OPENAI_ROUTES,
+      model: profile.model,
+      inside: { kind: 'tls', hosts: [...OPENAI_API_HOSTS] },
+    });
   },
+  gatewayEnv: (rule, inside) =>
+    rule.inside.kind === 'http'
+      ? { CODEX_OSS_BASE_URL: `${gatewayBaseUrl(rule)}/v1` }
+      : { OPENAI_API_KEY: inside.placeholder, ...(inside.caCertFile === null ? {} : { CODEX_CA_CERTIFICATE: inside.caCertFile }) },
   homeEnv: [{ name: 'CODEX_HOME', dir: 'codex' }],
-  seedFiles: (env) => seedsFrom(operatorConfigDir(env, 'CODEX_HOME', '.codex'), 'codex', ['auth.json']),
 };

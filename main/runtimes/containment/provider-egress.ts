@@ -1,34 +1,52 @@
 import { CitadelError } from '../../../shared/errors';
-import type { EgressRule, HttpRoute } from '../../../shared/sandbox/containment-policy';
-
-const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', '::1', 'localhost']);
-const DEFAULT_PORTS: Readonly<Record<string, number>> = { 'http:': 80, 'https:': 443 };
+import { gatewayUpstreamProblem, type GatewayApi, type GatewayInside, type GatewayRule, type HttpRoute } from '../../../shared/sandbox/containment-policy';
 
 /**
- * The one egress a runtime's provider URL needs: a loopback URL (a local provider, or the scripted
- * server the vendor tests point `*_BASE_URL` at) is that host:port, serving only `routes` (the
- * requests the runtime makes, relative to the URL's path); an https URL on port 443 is a cloud API
- * reached by name through the filtering proxy. Anything else (plain http to another host, another
- * port) cannot be bridged, so it is refused rather than launched to fail.
+ * The port a runtime reaches its provider gateway on inside the sandbox (127.0.0.1). The sandbox has
+ * a network namespace of its own, so a fixed port collides with nothing and keeps the policy the
+ * same for the same profile, wherever the provider really is.
  */
-export function egressForProviderUrl(url: string, setting: string, routes: readonly HttpRoute[]): EgressRule {
-  const parsed = URL.canParse(url) ? new URL(url) : null;
-  const port = parsed === null ? undefined : parsed.port === '' ? DEFAULT_PORTS[parsed.protocol] : Number(parsed.port);
-  if (parsed === null || port === undefined) throw unsupported(setting, url, 'it is not an http(s) URL');
-  const host = parsed.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (LOOPBACK_HOSTS.has(host)) {
-    const base = parsed.pathname.replace(/\/+$/, '');
-    return { kind: 'loopback', host: host as '127.0.0.1' | '::1' | 'localhost', port, routes: routes.map((route) => ({ method: route.method, path: `${base}${route.path}` })) };
+export const GATEWAY_INSIDE_PORT = 3129;
+
+export interface GatewayRuleInput {
+  readonly api: GatewayApi;
+  /** The provider's URL as the operator configured it (or the vendor default). */
+  readonly upstreamUrl: string;
+  /** The setting that named it, for the refusal's message. */
+  readonly setting: string;
+  /** The requests the runtime makes, as paths it sends (relative to the gateway's root). */
+  readonly routes: readonly HttpRoute[];
+  /** The one model the profile names; null: a profile without a model (any model is forwarded and witnessed). */
+  readonly model: string | null;
+  readonly inside?: GatewayInside;
+}
+
+/**
+ * The provider gateway rule for a runtime (issue 28): whatever the provider's address (a cloud API,
+ * a local Ollama, one on another machine), the runtime reaches only the gateway on the host, which
+ * makes that connection itself. A URL the gateway cannot forward to (not http(s), carrying
+ * credentials or a query) is refused here, before any fork exists, rather than launched to fail.
+ */
+export function gatewayRule(input: GatewayRuleInput): GatewayRule {
+  const upstream = input.upstreamUrl.trim().replace(/\/+$/, '');
+  const problem = gatewayUpstreamProblem(upstream);
+  if (problem !== null) {
+    throw new CitadelError('EGRESS_PROVIDER_UNSUPPORTED', `${input.setting} cannot be used as the provider gateway's upstream: it ${problem}`, {
+      details: { setting: input.setting, url: input.upstreamUrl },
+    });
   }
-  if (parsed.protocol === 'https:' && port === 443) return { kind: 'cloud', hosts: [host] };
-  throw unsupported(setting, url, 'only a loopback provider or an https API on port 443 can be reached from the sandbox');
+  return {
+    kind: 'gateway',
+    api: input.api,
+    inside: input.inside ?? { kind: 'http', port: GATEWAY_INSIDE_PORT },
+    upstream,
+    routes: input.routes.map((route) => ({ method: route.method, path: route.path })),
+    models: input.model === null ? null : [input.model],
+  };
 }
 
-/** The provider's egress when `setting` may redirect it (e.g. ANTHROPIC_BASE_URL), else the runtime's cloud hosts. */
-export function egressForOptionalUrl(url: string | undefined, setting: string, cloudHosts: readonly string[], routes: readonly HttpRoute[]): EgressRule {
-  return url === undefined || url === '' ? { kind: 'cloud', hosts: [...cloudHosts] } : egressForProviderUrl(url, setting, routes);
-}
-
-function unsupported(setting: string, url: string, problem: string): CitadelError {
-  return new CitadelError('EGRESS_PROVIDER_UNSUPPORTED', `${setting} cannot be reached from the sandbox: ${problem}`, { details: { setting, url } });
+/** The base URL a runtime inside the sandbox is given for an http gateway. */
+export function gatewayBaseUrl(rule: GatewayRule): string {
+  if (rule.inside.kind !== 'http') throw new CitadelError('INTERNAL_ERROR', 'a TLS-terminated gateway has no base URL');
+  return `http://127.0.0.1:${rule.inside.port}`;
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { EgressBridgeSpecSchema } from '../../sandbox/egress/egress-bridge-spec';
+import { GatewaySpecSchema } from '../../sandbox/gateway/gateway-spec';
 
 /** setTimeout fires at once for delays above 2^31 - 1 ms, so longer timers are refused rather than misfired. */
 export const MAX_TIMER_MS = 2_147_483_647;
@@ -32,9 +33,11 @@ export const LaunchSpecSchema = z.strictObject({
   kill_grace_ms: z.int().nonnegative().max(MAX_TIMER_MS),
   /** Absent or null: the run has no egress bridge (uncontained, or contained with no network). */
   egress_bridge: EgressBridgeSpecSchema.nullable().optional(),
+  /** Absent or null: no provider gateway (issue 28); with one, it is the run's only egress and egress_bridge is null. */
+  gateway: GatewaySpecSchema.nullable().optional(),
   /** Each log's cap for this run; absent: DEFAULT_OUTPUT_CAP_BYTES. */
   output_cap_bytes: z.int().positive().optional(),
   /** Opened read-only and handed to the runtime as fds 3, 4, … (e.g. a bwrap --seccomp program). */
   extra_fd_files: z.array(AbsolutePathSchema).max(MAX_EXTRA_FDS).optional(),
-});
+}).refine((spec) => !(spec.egress_bridge && spec.gateway), { message: 'a run has one egress: a bridge or a gateway, not both', params: { rule: 'one_egress' } });
 export type LaunchSpec = z.infer<typeof LaunchSpecSchema>;

@@ -10,7 +10,9 @@ import { PRIVATE_FILE_MODE, writeJsonDurably } from '../../store/atomic-file';
 import { isProcessGroupAlive } from '../process-control/process-liveness';
 import { processStartTime } from '../process-control/proc-stat';
 import { terminateProcessGroup } from '../process-control/terminate-process-group';
+import type { GatewaySpec } from '../../sandbox/gateway/gateway-spec';
 import { denialRecorder, egressDenialsFile } from './egress-denials';
+import { serveGateway, type ServedGateway } from './serve-gateway';
 import { DEFAULT_OUTPUT_CAP_BYTES, type LaunchSpec } from './launch-spec';
 import { captureRuntimeOutput, type RuntimeOutput } from './output-log';
 import type { ExitedStatus, RunningStatus } from './run-status';
@@ -48,7 +50,11 @@ export async function supervise(spec: LaunchSpec): Promise<void> {
   const clockAtStart = performance.now();
   const ended = () => ({ ended_at: new Date().toISOString(), duration_ms: Math.round(performance.now() - clockAtStart) });
 
-  const bridge = await openEgressBridge(spec);
+  // Ends the run from the gateway's side (budget spent, credential gone): like STOP, but not the operator's.
+  const endRun = (): void => {
+    if (!state.leaderExited) void state.terminate?.();
+  };
+  const bridge = spec.gateway ? await openGateway(spec.gateway, spec.status_file, endRun) : await openEgressBridge(spec);
   const spawned = typeof bridge === 'string' ? { spawnError: bridge } : await spawnRuntime(spec);
   const closeBridge = async (): Promise<void> => {
     if (typeof bridge !== 'string') await bridge?.close();
@@ -127,6 +133,15 @@ export async function supervise(spec: LaunchSpec): Promise<void> {
 
 /** The spawn error a run gets when its egress bridge cannot be served: nothing is spawned without it. */
 export const EGRESS_BRIDGE_FAILED = 'EGRESS_BRIDGE_FAILED';
+
+/** The run's provider gateway, or the spawn error when it cannot be served: nothing is spawned without it. */
+async function openGateway(gateway: GatewaySpec, statusFile: string, endRun: () => void): Promise<ServedGateway | string> {
+  try {
+    return await serveGateway(gateway, statusFile, endRun);
+  } catch {
+    return EGRESS_BRIDGE_FAILED;
+  }
+}
 
 /** The run's host bridge, null without one, or the spawn error when it cannot listen. */
 async function openEgressBridge(spec: LaunchSpec): Promise<HostBridge | null | string> {

@@ -23,6 +23,10 @@ export function egressInside(target: EgressTarget): EgressInside {
   if (target.kind === 'loopback') {
     return { listenPort: target.port, env: {}, providerAuthority: `127.0.0.1:${target.port}` };
   }
+  // A gateway reached by base URL listens on its own port; its runtime is pointed at it by its adapter.
+  if (target.kind === 'gateway' && target.inside.kind === 'http') {
+    return { listenPort: target.inside.port, env: {}, providerAuthority: `127.0.0.1:${target.inside.port}` };
+  }
   const proxy = `http://127.0.0.1:${INNER_PROXY_PORT}`;
   // Both spellings: Node-based CLIs read the upper-case names, curl and some Rust clients the lower-case ones.
   // NO_PROXY is set empty so that no inherited exception lets a host bypass the proxy.

@@ -60,6 +60,8 @@ export async function startHostBridge(options: HostBridgeOptions): Promise<HostB
     throw new CitadelError('INTERNAL_ERROR', 'the egress target is invalid', { violations: zodViolations(parsed.error.issues, ['target'], options.target) });
   }
   if (parsed.data.kind === 'none') throw new CitadelError('INTERNAL_ERROR', 'an egress of "none" has no bridge');
+  // A gateway holds a credential and witnesses the wire: it is served by startGateway, never as a plain bridge.
+  if (parsed.data.kind === 'gateway') throw new CitadelError('INTERNAL_ERROR', 'a provider gateway is not served by the host bridge');
   const socketProblem = socketPathProblem(options.socketPath);
   if (socketProblem !== null) throw new CitadelError('INTERNAL_ERROR', socketProblem, { details: { socket_path: options.socketPath } });
   await assertPrivateSocketDir(options.socketPath);

@@ -19,8 +19,8 @@ export const conformanceEchoAdapter: RuntimeAdapter = {
   // and its home variable shows the engine points any runtime's homeEnv names without knowing them.
   containmentNeeds: {
     egress: () => ({ kind: 'none' }),
+    gatewayEnv: () => ({}),
     homeEnv: [{ name: 'CONFORMANCE_ECHO_HOME', dir: 'conformance-echo' }],
-    seedFiles: () => [],
   },
 };
 

@@ -29,6 +29,8 @@ export interface AnthropicServerOptions {
   readonly scenario: AnthropicScenario;
   /** `message_start.message.model`; by default the request's own model is echoed, as the real API does. */
   readonly responseModel?: string;
+  /** Whether a request's credential is accepted; a refused one gets the API's 401. By default every request is. */
+  readonly authorize?: (request: LoggedRequest) => boolean;
 }
 
 /** A tool result as the CLI sent it back to the model. */
@@ -56,6 +58,10 @@ export async function startAnthropicServer(options: AnthropicServerOptions): Pro
   const server = await startRecordingServer((request, response) => {
     if (request.method !== 'POST' || !request.url.startsWith('/v1/messages')) {
       sendJson(response, 404, { type: 'error', error: { type: 'not_found_error', message: `no route ${request.method} ${request.url}` } });
+      return;
+    }
+    if (options.authorize !== undefined && !options.authorize(request)) {
+      sendJson(response, 401, { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } });
       return;
     }
     reply(options, request, response);

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { sendJson, sendSse, startRecordingServer, type LoggedRequest, type RecordingServer } from './recording-server';
+import { sendJson, sendSse, startRecordingServer, type LoggedRequest, type LoopbackAddress, type RecordingServer } from './recording-server';
 
 /** What the scripted model knows about the run, read from Codex's own request. */
 export interface ScriptContext {
@@ -25,6 +25,10 @@ export interface LocalModelServerOptions {
   readonly ollamaVersion?: string;
   /** LM Studio can only be reached on its fixed port; everything else uses port 0. */
   readonly port?: number;
+  /** 127.0.0.1 unless a test stands in for a provider on another machine (e.g. 127.0.0.2). */
+  readonly host?: LoopbackAddress;
+  /** The model the Responses stream names; by default the request's own model is echoed, as Ollama does. */
+  readonly responseModel?: string;
 }
 
 /** A function call's output as Codex sent it back. */
@@ -62,15 +66,15 @@ export async function startLocalModelServer(options: LocalModelServerOptions): P
       case 'GET /v1/models':
         return sendJson(response, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'scripted' })) });
       case 'POST /v1/responses':
-        return respond(options.scenario, request, response);
+        return respond(options.scenario, request, response, options.responseModel);
       default:
         return sendJson(response, 404, { error: { message: `no route ${route}` } });
     }
-  }, options.port ?? 0);
+  }, options.port ?? 0, options.host);
   return { ...server, functionOutputs: () => functionOutputsOf(server.requests()) };
 }
 
-function respond(scenario: LocalScenario, request: LoggedRequest, response: ServerResponse): void {
+function respond(scenario: LocalScenario, request: LoggedRequest, response: ServerResponse, responseModel: string | undefined): void {
   if (scenario.kind === 'error') {
     const message = scenario.status === 401 ? 'scripted 401 error from model server' : 'scripted 500 error from model server';
     sendJson(response, scenario.status, { error: { message, type: scenario.status === 401 ? 'invalid_request_error' : 'server_error', code: null } });
@@ -80,7 +84,7 @@ function respond(scenario: LocalScenario, request: LoggedRequest, response: Serv
   if (body.stream !== true) {
     // LM Studio's warm-up (`input: ""`, `max_output_tokens: 1`) is not part of the conversation: a plain JSON response.
     const output = [{ type: 'message', id: 'msg_warmup', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'ok', annotations: [] }] }];
-    sendJson(response, 200, { id: 'resp_warmup', object: 'response', status: 'completed', model: body.model, output, usage: USAGE });
+    sendJson(response, 200, { id: 'resp_warmup', object: 'response', status: 'completed', model: responseModel ?? body.model, output, usage: USAGE });
     return;
   }
   const input = Array.isArray(body.input) ? body.input.map(asRecord) : [];
@@ -93,7 +97,7 @@ function respond(scenario: LocalScenario, request: LoggedRequest, response: Serv
     'cmd' in turn
       ? { type: 'function_call', id: `fc_scripted_${index}`, call_id: `call_scripted_${index}`, name: 'exec_command', arguments: JSON.stringify({ cmd: turn.cmd }), status: 'completed' }
       : { type: 'message', id: `msg_scripted_${index}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: turn.text, annotations: [] }] };
-  const model = typeof body.model === 'string' ? body.model : 'unknown-model';
+  const model = responseModel ?? (typeof body.model === 'string' ? body.model : 'unknown-model');
   const added = item.type === 'message' ? { ...item, status: 'in_progress', content: [] } : { ...item, status: 'in_progress', arguments: '' };
   sendSse(response, [
     { event: 'response.created', data: { type: 'response.created', response: { id: responseId, object: 'response', status: 'in_progress', model } } },

@@ -14,18 +14,21 @@ export type RequestHandler = (request: LoggedRequest, response: ServerResponse) 
 /** A started loopback server that keeps every request it received, in order. */
 export interface RecordingServer {
   readonly port: number;
-  /** `http://127.0.0.1:<port>`. */
+  /** `http://<host>:<port>`. */
   readonly origin: string;
   requests(): readonly LoggedRequest[];
   close(): Promise<void>;
 }
 
+/** A loopback address: 127.0.0.2 stands in for a provider on another machine (it is not 127.0.0.1). */
+export type LoopbackAddress = `127.${number}.${number}.${number}`;
+
 /**
- * Starts an HTTP server on 127.0.0.1 only (never another interface: the vendor suite runs in a
- * loopback-only namespace and must not look like a real provider to anything else) that logs each
+ * Starts an HTTP server on a loopback address only (never another interface: the vendor suite runs in
+ * a loopback-only namespace and must not look like a real provider to anything else) that logs each
  * request before handing it to `handle`. Port 0 unless a runtime can only be pointed at a fixed port.
  */
-export async function startRecordingServer(handle: RequestHandler, port = 0): Promise<RecordingServer> {
+export async function startRecordingServer(handle: RequestHandler, port = 0, host: LoopbackAddress = '127.0.0.1'): Promise<RecordingServer> {
   const log: LoggedRequest[] = [];
   const server = createServer((incoming, response) => {
     void readBody(incoming).then((raw) => {
@@ -39,11 +42,11 @@ export async function startRecordingServer(handle: RequestHandler, port = 0): Pr
       }
     });
   });
-  await listen(server, port);
+  await listen(server, port, host);
   const bound = (server.address() as AddressInfo).port;
   return {
     port: bound,
-    origin: `http://127.0.0.1:${bound}`,
+    origin: `http://${host}:${bound}`,
     requests: () => [...log],
     close: () => close(server),
   };
@@ -80,10 +83,10 @@ function parseJson(raw: string): unknown {
   }
 }
 
-function listen(server: Server, port: number): Promise<void> {
+function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
+    server.listen(port, host, () => {
       server.off('error', reject);
       resolve();
     });

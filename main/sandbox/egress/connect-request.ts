@@ -60,6 +60,17 @@ export const DENIAL_STATUS: Readonly<Record<EgressDenialReason, string>> = {
   head_timeout: '408 Request Timeout',
   path_not_allowed: '403 Forbidden',
   upgrade_not_allowed: '403 Forbidden',
+  // The gateway's: none is a status a runtime retries (Claude Code's SDK retries 408, 409, 429 and 5xx).
+  placeholder_mismatch: '403 Forbidden',
+  body_too_large: '413 Content Too Large',
+  body_unparsable: '400 Bad Request',
+  body_encoding_unsupported: '415 Unsupported Media Type',
+  model_not_allowed: '403 Forbidden',
+  server_tool_refused: '403 Forbidden',
+  mcp_servers_refused: '403 Forbidden',
+  budget_exceeded: '403 Forbidden',
+  // A credential the host cannot obtain is an authentication failure; the supervisor ends the branch on it.
+  credential_unavailable: '401 Unauthorized',
 };
 
 function deny(host: string | null, port: number | null, reason: EgressDenialReason): ConnectVerdict {

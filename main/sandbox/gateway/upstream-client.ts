@@ -35,7 +35,8 @@ export function upstreamClient(upstream: string, extraCa?: string): UpstreamClie
 
   const attempt = (method: string, pathAndQuery: string, headers: readonly string[], body: Buffer | null, signal: AbortSignal, mayRetry: boolean): Promise<IncomingMessage> =>
     new Promise((resolve, reject) => {
-      const request: ClientRequest = open({ host, port, method, path: `${basePath}${pathAndQuery}`, headers: [...headers], agent, signal });
+      // Node adds no Host header to raw (array) headers: the upstream's own, as its URL names it.
+      const request: ClientRequest = open({ host, port, method, path: `${basePath}${pathAndQuery}`, headers: ['host', url.host, ...headers], agent, signal });
       request.once('response', resolve);
       request.once('error', (error) => {
         if (mayRetry && request.reusedSocket && !signal.aborted) resolve(attempt(method, pathAndQuery, headers, body, signal, false));

@@ -279,6 +279,43 @@ describe('the provider gateway', () => {
     expect(gateway.exchanges[0]).toMatchObject({ outcome: 'aborted', status: 200, served_model: 'claude-sonnet-4-5', input_tokens: 123 });
   });
 
+  it("witnesses LM Studio's non-streamed JSON answer to Codex's probe", async () => {
+    const probe = fixture('codex-lmstudio-probe.json');
+    const upstream = await scriptedUpstream((_seen, response) => {
+      response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+      response.end(JSON.stringify({ id: 'resp_probe', object: 'response', model: 'qwen/qwen3-coder-30b', status: 'completed', output: [], usage: { input_tokens: 12, output_tokens: 1, total_tokens: 13 } }));
+    });
+    const gateway = await startTestGateway(ollamaRule(upstream.origin), { credential: { headers: () => Promise.resolve({}) } });
+    expect((await call(gateway, { path: probe.url, headers: recordedHeaders(probe.headers), body: JSON.stringify(probe.body) })).status).toBe(200);
+    await eventually(() => gateway.exchanges.length === 1);
+    expect(gateway.exchanges[0]).toMatchObject({ outcome: 'completed', requested_model: 'qwen3-coder:30b', served_model: 'qwen/qwen3-coder-30b', input_tokens: 12, output_tokens: 1 });
+  });
+
+  it('abandons the provider request when the client goes away mid-stream, and records it aborted', async () => {
+    const [first] = anthropicStream('claude-sonnet-4-5').split(/(?<=\n\n)/);
+    let providerSawClose = false;
+    const upstream = await scriptedUpstream((_seen, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write(first);
+      response.once('close', () => (providerSawClose = true));
+    });
+    const gateway = await startTestGateway(claudeRule(upstream.origin));
+    await new Promise<void>((resolve, reject) => {
+      const sent = request({ socketPath: gateway.socketPath, method: 'POST', path: '/v1/messages', headers: claudeHeaders(), agent: false }, (answer) => {
+        answer.once('data', () => {
+          sent.destroy();
+          resolve();
+        });
+      });
+      // The destroyed request's own error is the point of the test.
+      sent.on('error', () => undefined);
+      sent.end(claudeBody());
+      setTimeout(() => reject(new Error('no first event')), 5000);
+    });
+    await eventually(() => gateway.exchanges.length === 1 && providerSawClose);
+    expect(gateway.exchanges[0]).toMatchObject({ outcome: 'aborted', status: 200, served_model: 'claude-sonnet-4-5' });
+  });
+
   it('refuses CONNECT without a TLS interception, hands it to one otherwise, and removes its socket on close', async () => {
     const upstream = await scriptedUpstream(streams('{}', 'application/json'));
     const plain = await startTestGateway(claudeRule(upstream.origin));

@@ -78,7 +78,7 @@ function deny(host: string | null, port: number | null, reason: EgressDenialReas
 }
 
 /** `host:port` or `[v6]:port` (authority-form, RFC 9110 §9.3.6), host lower-cased. */
-function parseAuthority(target: string): { host: string; port: number } | null {
+export function parseAuthority(target: string): { host: string; port: number } | null {
   const match = /^(?:\[([^\]]+)\]|([^:[\]]+)):(\d{1,5})$/.exec(target);
   if (match === null) return null;
   const port = Number(match[3]);

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WireExchange, WireOutcome, WireRefusal } from '../../../shared/runtime/wire';
 import type { GatewayRule } from '../../../shared/sandbox/containment-policy';
-import { DENIAL_STATUS } from '../egress/connect-request';
+import { DENIAL_STATUS, parseAuthority } from '../egress/connect-request';
 import type { EgressDenial, EgressDenialReason } from '../egress/egress-denial';
 import { endToEnd, pathOf, recordedPath } from '../egress/provider-proxy';
 import { createAnswerWitness, type AnswerReport } from './answer-witness';
@@ -65,8 +65,9 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
   const once = (callback: () => void): (() => void) => {
     let called = false;
     return () => {
-      if (!called) callback();
+      if (called) return;
       called = true;
+      callback();
     };
   };
   const budgetExceeded = once(options.onBudgetExceeded);
@@ -178,7 +179,13 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
       void serve(client, response).catch(() => response.destroy());
     },
     refuseSocket: (socket, reason, request) => {
-      deny(reason, request?.method, request?.url);
+      // A CONNECT names where it wanted to go, as the egress bridge records it; anything else is a request to the upstream.
+      if (request?.method === 'CONNECT') {
+        const target = parseAuthority(request.url ?? '');
+        options.onDenial({ host: target?.host ?? null, port: target?.port ?? null, reason });
+      } else {
+        deny(reason, request?.method, request?.url);
+      }
       socket.on('error', () => socket.destroy());
       socket.end(`HTTP/1.1 ${DENIAL_STATUS[reason]}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`, () => socket.destroy());
     },

@@ -71,7 +71,8 @@ export async function startGateway(options: GatewayServerOptions): Promise<Gatew
   // No runtime's recorded traffic upgrades a connection.
   server.on('upgrade', (request: IncomingMessage, socket: Duplex) => handler.refuseSocket(socket, 'upgrade_not_allowed', request));
   server.on('connect', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (tls === null) handler.refuseSocket(socket, 'path_not_allowed', request);
+    // Without TLS termination the runtime has a base URL: no host is reached by tunnel.
+    if (tls === null) handler.refuseSocket(socket, 'host_not_allowed', request);
     else tls.handleConnect(request, socket, head);
   });
 

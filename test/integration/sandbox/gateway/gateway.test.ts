@@ -327,7 +327,7 @@ describe('the provider gateway', () => {
       sent.end();
     });
     expect(status).toBe(403);
-    expect(plain.denials).toEqual([{ host: '127.0.0.1', port: Number(new URL(upstream.origin).port), reason: 'path_not_allowed', method: 'CONNECT', path: 'attacker.example:443' }]);
+    expect(plain.denials).toEqual([{ host: 'attacker.example', port: 443, reason: 'host_not_allowed' }]);
 
     const connects: string[] = [];
     const intercepting = await startTestGateway(claudeRule(upstream.origin), {}, {

@@ -60,6 +60,17 @@ export const DENIAL_STATUS: Readonly<Record<EgressDenialReason, string>> = {
   head_timeout: '408 Request Timeout',
   path_not_allowed: '403 Forbidden',
   upgrade_not_allowed: '403 Forbidden',
+  // The gateway's: none is a status a runtime retries (Claude Code's SDK retries 408, 409, 429 and 5xx).
+  placeholder_mismatch: '403 Forbidden',
+  body_too_large: '413 Content Too Large',
+  body_unparsable: '400 Bad Request',
+  body_encoding_unsupported: '415 Unsupported Media Type',
+  model_not_allowed: '403 Forbidden',
+  server_tool_refused: '403 Forbidden',
+  mcp_servers_refused: '403 Forbidden',
+  budget_exceeded: '403 Forbidden',
+  // A credential the host cannot obtain is an authentication failure; the supervisor ends the branch on it.
+  credential_unavailable: '401 Unauthorized',
 };
 
 function deny(host: string | null, port: number | null, reason: EgressDenialReason): ConnectVerdict {
@@ -67,7 +78,7 @@ function deny(host: string | null, port: number | null, reason: EgressDenialReas
 }
 
 /** `host:port` or `[v6]:port` (authority-form, RFC 9110 §9.3.6), host lower-cased. */
-function parseAuthority(target: string): { host: string; port: number } | null {
+export function parseAuthority(target: string): { host: string; port: number } | null {
   const match = /^(?:\[([^\]]+)\]|([^:[\]]+)):(\d{1,5})$/.exec(target);
   if (match === null) return null;
   const port = Number(match[3]);

@@ -135,7 +135,7 @@ function refuse(response: ServerResponse, status: 400 | 403, message: string): v
  * rawHeaders without the hop-by-hop ones, nor any the Connection header names, except the
  * framing and routing headers: a Connection header naming Content-Length would unframe the body.
  */
-function endToEnd(raw: readonly string[]): string[] {
+export function endToEnd(raw: readonly string[]): string[] {
   const named = new Set(HOP_BY_HOP);
   for (let i = 0; i < raw.length; i += 2) {
     if (raw[i]?.toLowerCase() === 'connection') {
@@ -148,7 +148,7 @@ function endToEnd(raw: readonly string[]): string[] {
 }
 
 /** The request-target up to its query: what a route names. */
-function pathOf(url: string): string {
+export function pathOf(url: string): string {
   const query = url.indexOf('?');
   return query === -1 ? url : url.slice(0, query);
 }

@@ -1,0 +1,238 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { WireExchange, WireOutcome, WireRefusal } from '../../../shared/runtime/wire';
+import type { GatewayRule } from '../../../shared/sandbox/containment-policy';
+import { DENIAL_STATUS, parseAuthority } from '../egress/connect-request';
+import type { EgressDenial, EgressDenialReason } from '../egress/egress-denial';
+import { endToEnd, pathOf, recordedPath } from '../egress/provider-proxy';
+import { createAnswerWitness, type AnswerReport } from './answer-witness';
+import { denialReasonOf, writeRefusal } from './gateway-refusal';
+import { DEFAULT_MAX_BODY_BYTES, readRequestBody } from './request-body';
+import { judgeRequestBody } from './request-rules';
+import { upstreamClient } from './upstream-client';
+import { checkPlaceholder, upstreamHeaders } from './upstream-headers';
+
+/** The real credential, held on the host; the gateway asks for it per request (it may have been refreshed). */
+export interface UpstreamCredential {
+  /** The headers that authenticate to the upstream; `{}` for a provider that takes none. Throws when unobtainable. */
+  headers(): Promise<Record<string, string>>;
+  /** After the upstream answered 401: refresh the credential; true when a retry may succeed. */
+  refreshAfterUnauthorized?(): Promise<boolean>;
+}
+
+export interface GatewayOptions {
+  readonly rule: GatewayRule;
+  readonly placeholder: string;
+  readonly credential: UpstreamCredential;
+  /** input + output tokens the provider may report before further requests are refused; null: none. */
+  readonly budgetTokens: number | null;
+  readonly onExchange: (exchange: WireExchange) => void;
+  readonly onDenial: (denial: EgressDenial) => void;
+  /** Called once, when the witnessed tokens reach the budget. */
+  readonly onBudgetExceeded: () => void;
+  /** Called once, the first time the credential cannot be obtained or refreshed. */
+  readonly onCredentialFailed: () => void;
+  /** An extra PEM CA trusted for the upstream (tests' scripted upstreams), besides Node's CAs. */
+  readonly upstreamCa?: string;
+  readonly maxBodyBytes?: number;
+}
+
+export interface GatewayHandler {
+  /** Serves one request of the runtime (plain, or decrypted by a TLS interception). */
+  handle(request: IncomingMessage, response: ServerResponse): void;
+  /** Refuses what never became a request (a bad head, CONNECT, an upgrade): journaled, then the socket ends. */
+  refuseSocket(socket: Duplex, reason: EgressDenialReason, request?: IncomingMessage): void;
+  /** Ends every provider connection. */
+  close(): void;
+}
+
+interface Upstreamed {
+  readonly answer: IncomingMessage;
+  readonly status: number;
+}
+
+/**
+ * The provider gateway (issue 28): the runtime's only way to its provider. Each request is checked
+ * fail-closed (route, placeholder, budget, body), forwarded with the real credential, and its answer
+ * streamed back as it comes while the witness reads the model and usage the provider reported; one
+ * WireExchange per request, refused ones included, and an egress denial per refusal.
+ */
+export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
+  const { rule, credential } = options;
+  const allowed = new Set(rule.routes.map((route) => `${route.method} ${route.path}`));
+  const upstream = upstreamClient(rule.upstream, options.upstreamCa);
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const once = (callback: () => void): (() => void) => {
+    let called = false;
+    return () => {
+      if (called) return;
+      called = true;
+      callback();
+    };
+  };
+  const budgetExceeded = once(options.onBudgetExceeded);
+  const credentialFailed = once(options.onCredentialFailed);
+  let spentTokens = 0;
+  const overBudget = (): boolean => options.budgetTokens !== null && spentTokens >= options.budgetTokens;
+  const deny = (reason: EgressDenialReason, method?: string, url?: string): void =>
+    options.onDenial({ host: upstream.host, port: upstream.port, reason, ...(method === undefined ? {} : { method: method.slice(0, 32), path: recordedPath(url ?? '') }) });
+
+  const serve = async (client: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const started = performance.now();
+    const at = new Date().toISOString();
+    const method = client.method ?? '';
+    const url = client.url ?? '';
+    const record = (outcome: WireOutcome, fields: Partial<WireExchange>): void =>
+      options.onExchange({
+        at,
+        method: method.slice(0, 16),
+        path: recordedPath(url),
+        outcome,
+        refusal: null,
+        status: null,
+        requested_model: null,
+        served_model: null,
+        input_tokens: null,
+        output_tokens: null,
+        first_byte_ms: null,
+        duration_ms: Math.round(performance.now() - started),
+        ...fields,
+      });
+    const refuse = (refusal: WireRefusal, requestedModel: string | null = null, status: number | null = null): void => {
+      deny(denialReasonOf(refusal), method, url);
+      writeRefusal(response, rule.api, refusal);
+      record(status === null ? 'refused' : 'upstream_error', { refusal, requested_model: requestedModel, status });
+    };
+
+    if (!allowed.has(`${method} ${pathOf(url)}`)) return refuse('route_not_allowed');
+    const placeholder = checkPlaceholder(client.headers, options.placeholder);
+    if (placeholder === 'mismatch') return refuse('placeholder_mismatch');
+    if (overBudget()) return refuse('budget_exceeded');
+
+    let body: Buffer | null = null;
+    let requestedModel: string | null = null;
+    if (method === 'GET' || method === 'HEAD') {
+      // Node frames no body of a GET or HEAD upstream: its bytes would reach the provider as a request of their own.
+      if (client.headers['transfer-encoding'] !== undefined || (client.headers['content-length'] ?? '0') !== '0') return refuse('body_unparsable');
+    } else {
+      const encoding = client.headers['content-encoding'];
+      if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') return refuse('body_encoding_unsupported');
+      const read = await readRequestBody(client, maxBodyBytes);
+      if (read.state === 'broken') return void response.destroy();
+      if (read.state === 'too_large') return refuse('body_too_large');
+      const verdict = judgeRequestBody(rule.api, parseJson(read.body), rule.models);
+      if (!verdict.allowed) return refuse(verdict.refusal, verdict.requestedModel);
+      body = read.body;
+      requestedModel = verdict.requestedModel;
+    }
+
+    const abandon = new AbortController();
+    response.once('close', () => {
+      if (!response.writableFinished) abandon.abort();
+    });
+    const send = async (): Promise<Upstreamed | WireRefusal> => {
+      const headers = await credential.headers().catch(() => null);
+      if (headers === null) return 'credential_unavailable';
+      // A request with no credential at all passes only to a provider that takes none (a local Ollama).
+      if (placeholder === 'absent' && Object.keys(headers).length > 0) return 'placeholder_mismatch';
+      const answer = await upstream.send(method, url, upstreamHeaders(client.rawHeaders, headers, body === null ? null : body.length), body, abandon.signal);
+      return { answer, status: answer.statusCode ?? 502 };
+    };
+
+    let sent: Upstreamed | WireRefusal;
+    try {
+      sent = await send();
+      if (typeof sent !== 'string' && sent.status === 401 && credential.refreshAfterUnauthorized !== undefined) {
+        sent.answer.resume();
+        const refreshed = await credential.refreshAfterUnauthorized().catch(() => false);
+        if (!refreshed) {
+          credentialFailed();
+          return refuse('credential_unavailable', requestedModel, 401);
+        }
+        sent = await send();
+      }
+    } catch {
+      // The client sees what it would see of the provider: a connection that ends, no answer.
+      response.destroy();
+      return record('aborted', { requested_model: requestedModel });
+    }
+    if (typeof sent === 'string') {
+      if (sent === 'credential_unavailable') credentialFailed();
+      return refuse(sent, requestedModel);
+    }
+    const firstByteMs = Math.round(performance.now() - started);
+    const report = await relay(sent.answer, response, createAnswerWitness(rule.api, sent.answer.headers['content-type']));
+    spentTokens += (report.inputTokens ?? 0) + (report.outputTokens ?? 0);
+    if (overBudget()) budgetExceeded();
+    record(sent.status >= 400 ? 'upstream_error' : report.completed ? 'completed' : 'aborted', {
+      status: sent.status,
+      requested_model: requestedModel,
+      served_model: report.servedModel,
+      input_tokens: report.inputTokens,
+      output_tokens: report.outputTokens,
+      first_byte_ms: firstByteMs,
+    });
+  };
+
+  return {
+    handle: (client, response) => {
+      void serve(client, response).catch(() => response.destroy());
+    },
+    refuseSocket: (socket, reason, request) => {
+      // A CONNECT names where it wanted to go, as the egress bridge records it; anything else is a request to the upstream.
+      if (request?.method === 'CONNECT') {
+        const target = parseAuthority(request.url ?? '');
+        options.onDenial({ host: target?.host ?? null, port: target?.port ?? null, reason });
+      } else {
+        deny(reason, request?.method, request?.url);
+      }
+      socket.on('error', () => socket.destroy());
+      socket.end(`HTTP/1.1 ${DENIAL_STATUS[reason]}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`, () => socket.destroy());
+    },
+    close: () => upstream.close(),
+  };
+}
+
+/**
+ * Streams the provider's answer to the client as it comes (headers flushed first: an SSE stream's
+ * first event must not wait), feeding the witness on the way; resolves with what it saw.
+ */
+function relay(answer: IncomingMessage, response: ServerResponse, witness: ReturnType<typeof createAnswerWitness>): Promise<AnswerReport> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (ended: boolean): void => {
+      if (settled) return;
+      settled = true;
+      if (!ended) {
+        answer.destroy();
+        response.destroy();
+      }
+      resolve(witness.finish(ended));
+    };
+    // Provider cookies belong to the host's session with it, not to the sandbox.
+    const headers = endToEnd(answer.rawHeaders).filter((_, index, all) => all[index - (index % 2)]?.toLowerCase() !== 'set-cookie');
+    response.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers);
+    response.flushHeaders();
+    answer.on('data', (chunk: Buffer) => {
+      witness.push(chunk);
+      if (!response.write(chunk)) answer.pause();
+    });
+    response.on('drain', () => answer.resume());
+    answer.once('end', () => response.end(() => settle(true)));
+    answer.once('error', () => settle(false));
+    answer.once('close', () => {
+      if (!answer.complete) settle(false);
+    });
+    response.once('close', () => {
+      if (!response.writableFinished) settle(false);
+    });
+  });
+}
+
+function parseJson(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,68 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { endToEnd } from '../egress/provider-proxy';
+
+/** Headers that carry a client's credential or session: never forwarded, whatever they hold. */
+const CLIENT_AUTH = new Set(['x-api-key', 'authorization', 'cookie', 'proxy-authorization', 'chatgpt-account-id']);
+/** Set by the gateway itself: the upstream's host, the buffered body's length, an answer it can read. */
+const GATEWAY_SET = new Set(['host', 'content-length', 'content-encoding', 'accept-encoding', 'expect']);
+/** Lists of flags: the credential's (Claude OAuth's beta) join the client's instead of replacing them. */
+const MERGED_LISTS = new Set(['anthropic-beta']);
+
+/** The credentials a client presents: each `x-api-key` value and the `Authorization` bearer token (null: not a bearer). */
+function presentedCredentials(headers: IncomingHttpHeaders): (string | null)[] {
+  const apiKey = headers['x-api-key'];
+  const presented: (string | null)[] = Array.isArray(apiKey) ? [...apiKey] : apiKey === undefined ? [] : [apiKey];
+  if (headers.authorization !== undefined) presented.push(bearerToken(headers.authorization));
+  return presented;
+}
+
+export type PlaceholderCheck = 'matches' | 'absent' | 'mismatch';
+
+/**
+ * Whether the request carries the sandbox's placeholder: every `x-api-key` and the `Authorization`
+ * header (as `Bearer <placeholder>`) must be it; compared in constant time, so that timing does not
+ * tell the sandbox how much of a guess was right.
+ */
+export function checkPlaceholder(headers: IncomingHttpHeaders, placeholder: string): PlaceholderCheck {
+  const presented = presentedCredentials(headers);
+  if (presented.length === 0) return 'absent';
+  const expected = Buffer.from(placeholder);
+  const ok = presented.every((token) => {
+    const given = Buffer.from(token ?? '');
+    return token !== null && given.length === expected.length && timingSafeEqual(given, expected);
+  });
+  return ok ? 'matches' : 'mismatch';
+}
+
+function bearerToken(value: string): string | null {
+  const match = /^Bearer +(\S+) *$/i.exec(value);
+  return match === null ? null : (match[1] as string);
+}
+
+/**
+ * The headers sent upstream, in raw (flat) form: the client's end-to-end headers without any
+ * credential of its own nor those the gateway sets, then the credential's headers, `accept-encoding:
+ * identity` (the witness reads the answer as it passes) and the body's length. Host is left to
+ * the request, which names the upstream's.
+ */
+export function upstreamHeaders(rawHeaders: readonly string[], credential: Readonly<Record<string, string>>, bodyLength: number | null): string[] {
+  const credentialNames = new Map(Object.entries(credential).map(([name, value]) => [name.toLowerCase(), value]));
+  const kept: string[] = [];
+  const merged = new Map<string, string[]>();
+  const passed = endToEnd(rawHeaders);
+  for (let i = 0; i + 1 < passed.length; i += 2) {
+    const name = (passed[i] as string).toLowerCase();
+    const value = passed[i + 1] as string;
+    if (CLIENT_AUTH.has(name) || GATEWAY_SET.has(name)) continue;
+    if (MERGED_LISTS.has(name) && credentialNames.has(name)) merged.set(name, [...(merged.get(name) ?? []), value]);
+    else if (!credentialNames.has(name)) kept.push(passed[i] as string, value);
+  }
+  for (const [name, value] of credentialNames) {
+    const flags = [...(merged.get(name) ?? []).flatMap((list) => list.split(',')), ...value.split(',')].map((flag) => flag.trim()).filter((flag) => flag !== '');
+    kept.push(name, MERGED_LISTS.has(name) ? [...new Set(flags)].join(',') : value);
+  }
+  kept.push('accept-encoding', 'identity');
+  if (bodyLength !== null) kept.push('content-length', String(bodyLength));
+  return kept;
+}

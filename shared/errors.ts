@@ -126,6 +126,8 @@ export const ERROR_CODES = [
   /** `<fork root>/settings/profile-sets.json` cannot be read or does not match its schema (or a save would exceed the limit); it is never overwritten. */
   'PROFILE_SETS_INVALID',
   'PROFILE_SET_NOT_FOUND',
+  /** A gateway's per-attempt CA (issue 28) cannot be made or loaded, or its key file is not a private 0600 file of this user. */
+  'GATEWAY_CA_INVALID',
 ] as const;
 
 export const ErrorCodeSchema = z.enum(ERROR_CODES);

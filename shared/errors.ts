@@ -126,6 +126,10 @@ export const ERROR_CODES = [
   /** `<fork root>/settings/profile-sets.json` cannot be read or does not match its schema (or a save would exceed the limit); it is never overwritten. */
   'PROFILE_SETS_INVALID',
   'PROFILE_SET_NOT_FOUND',
+  /** A runtime that needs a provider credential has none on this machine (no key in the environment, no login); nothing was launched. */
+  'RUNTIME_AUTH_MISSING',
+  /** The host could not refresh or read the runtime's login for the provider gateway; the operator logs in again with the runtime's own CLI. */
+  'CREDENTIAL_REFRESH_FAILED',
 ] as const;
 
 export const ErrorCodeSchema = z.enum(ERROR_CODES);

@@ -18,6 +18,7 @@ const found = (runtime: string, version: string): RuntimeReadiness => ({
   runtime,
   executable: { name: runtime, found: true, path: `/usr/bin/${runtime}`, via: 'path', version, problem: null },
   credentials: { configured: false, sources: [] },
+  credential: { kind: 'missing', label: 'none found: set the key or log in', expires_at: null, refreshable: false },
 });
 
 const base: z.infer<typeof SettingsSchema> = {

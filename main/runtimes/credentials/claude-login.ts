@@ -63,7 +63,7 @@ export function claudeKeychainItem(env: HostEnv, configDir: string): { service: 
  * refresh at once, and the CLI re-reads what the gateway wrote.
  */
 export function claudeRefreshLocks(configDir: string): LockSpec[] {
-  return [{ target: configDir, lockfilePath: path.join(configDir, '.oauth_refresh.lock') }, { target: configDir }];
+  return [{ lockPath: path.join(configDir, '.oauth_refresh.lock') }, { lockPath: `${configDir}.lock`, resolveSymlinks: true }];
 }
 
 /**

@@ -69,7 +69,7 @@ export function jwtExpiryMs(token: string): number | null {
 
 // Codex keeps no lock of its own on auth.json; this one keeps Citadel's gateways from refreshing at once.
 export function codexLoginStore(authFile: string): LoginStore {
-  return fileLoginStore(authFile, [{ target: authFile }]);
+  return fileLoginStore(authFile, [{ lockPath: `${authFile}.lock` }]);
 }
 
 export const codexLoginFormat: LoginFormat = {

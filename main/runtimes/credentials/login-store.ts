@@ -26,10 +26,16 @@ export class LoginStoreError extends Error {
   }
 }
 
-/** One lock directory: `lockfilePath`, or `<target>.lock` (the library's default) when absent. */
+/** One lock directory; `resolveSymlinks` locks the real path of the one named (`<realpath(dir)>.lock`, as Claude Code names its older lock). */
 export interface LockSpec {
-  readonly target: string;
-  readonly lockfilePath?: string;
+  readonly lockPath: string;
+  readonly resolveSymlinks?: boolean;
+}
+
+async function lockPathOf(spec: LockSpec): Promise<string> {
+  if (spec.resolveSymlinks !== true) return spec.lockPath;
+  const dir = spec.lockPath.replace(/\.lock$/, '');
+  return `${await realpath(dir).catch(() => dir)}.lock`;
 }
 
 // As Claude Code 2.1.328 takes its refresh lock (read from its bundle): stale after 60 s, touched every 5 s.
@@ -44,9 +50,11 @@ export async function withLocks<T>(locks: readonly LockSpec[], fn: () => Promise
   const releases: (() => Promise<void>)[] = [];
   try {
     for (const spec of locks) {
+      const lockPath = await lockPathOf(spec);
+      // The library keeps its held locks by the path given, so each lock is given as its own path.
       releases.push(
-        await lockfile.lock(spec.target, {
-          lockfilePath: spec.lockfilePath ?? `${await realpath(spec.target).catch(() => spec.target)}.lock`,
+        await lockfile.lock(lockPath, {
+          lockfilePath: lockPath,
           realpath: false,
           stale: STALE_MS,
           update: UPDATE_MS,

@@ -59,7 +59,6 @@ export const claudeCredentials: RuntimeCredentials = {
     return (await fromKeychain(env, configDir, deps)) ?? (await fromFile(env, configDir));
   },
   missingAdvice: 'set ANTHROPIC_API_KEY or run `claude /login`',
-  loginAgainAdvice: CLAUDE_OAUTH.loginAgainAdvice,
   // Claude Code takes ANTHROPIC_API_KEY in `--print` without asking; the shape of a Console API key.
   placeholder: { prefix: 'sk-ant-api03-', suffix: 'AA', env: ['ANTHROPIC_API_KEY'] },
 };

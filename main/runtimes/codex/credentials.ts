@@ -48,7 +48,6 @@ export const codexCredentials: RuntimeCredentials = {
     return fromEnvKeys(CODEX_ENV_KEYS, env) ?? (await fromAuthFile(env));
   },
   missingAdvice: 'set OPENAI_API_KEY or run `codex login`',
-  loginAgainAdvice: CODEX_OAUTH.loginAgainAdvice,
   // The shape of an OpenAI project key, given where Codex reads an API key.
   placeholder: { prefix: 'sk-proj-', suffix: '', env: ['OPENAI_API_KEY'] },
 };

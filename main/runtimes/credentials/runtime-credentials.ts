@@ -37,7 +37,5 @@ export interface RuntimeCredentials {
   locate(profile: RuntimeProfile | null, env: HostEnv, deps: CredentialDeps): Promise<LocatedCredential | null>;
   /** What the operator does when none is found, e.g. "set ANTHROPIC_API_KEY or run `claude /login`". */
   readonly missingAdvice: string;
-  /** What the CLI is told to log in again with after a refresh fails. */
-  readonly loginAgainAdvice: string;
   readonly placeholder: PlaceholderShape;
 }

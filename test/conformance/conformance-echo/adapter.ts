@@ -16,7 +16,6 @@ export const conformanceEchoAdapter: RuntimeAdapter = {
   credentials: {
     locate: (_profile, env) => Promise.resolve(fromEnvKeys([{ name: 'CONFORMANCE_ECHO_TOKEN', kind: 'env_api_key', headers: bearer }], env)),
     missingAdvice: 'set CONFORMANCE_ECHO_TOKEN',
-    loginAgainAdvice: 'set CONFORMANCE_ECHO_TOKEN and start the fork again',
     placeholder: { prefix: 'echo-', suffix: '', env: ['CONFORMANCE_ECHO_TOKEN'] },
   },
   profileSchema: EchoProfileSchema,

@@ -26,15 +26,18 @@ function tokenUrl(env: HostEnv): string | null {
   return base && /^https?:\/\//.test(base) ? `${base}/v1/oauth/token` : null;
 }
 
+/**
+ * Only the item's presence is checked here: its secret belongs to Claude Code, and reading it may ask
+ * the operator to allow access, so the gateway reads it once, when it first needs it. Its expiry is
+ * therefore not shown; a Claude Code login carries a refresh token.
+ */
 async function fromKeychain(env: HostEnv, configDir: string, deps: CredentialDeps): Promise<LocatedCredential | null> {
   if (deps.keychain === null) return null;
   const item = claudeKeychainItem(env, configDir);
-  const text = await deps.keychain.read(item.service, item.account).catch(() => null);
-  const login = text === null ? null : claudeLoginFormat.parse(text);
-  if (login === null) return null;
+  if (!(await deps.keychain.has(item.service, item.account).catch(() => false))) return null;
   return {
     grant: { kind: 'claude_oauth', source: { kind: 'keychain', ...item }, token_url: tokenUrl(env) },
-    facts: loginFacts('keychain', `Claude login in the macOS Keychain (${item.service})`, login),
+    facts: { kind: 'keychain', label: `Claude login in the macOS Keychain (${item.service})`, expires_at: null, refreshable: true },
   };
 }
 

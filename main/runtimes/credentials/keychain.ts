@@ -2,6 +2,8 @@ import { execFile } from 'node:child_process';
 
 /** One generic-password item of the macOS login Keychain, by service and account. */
 export interface KeychainSource {
+  /** Whether the item exists, without reading its secret (which may ask the operator to allow access). */
+  has(service: string, account: string): Promise<boolean>;
   /** The item's secret, or null when there is no such item. */
   read(service: string, account: string): Promise<string | null>;
   /** Replaces (or creates) the item's secret. */
@@ -21,6 +23,14 @@ const ITEM_NOT_FOUND = 44;
  */
 export function macosKeychain(): KeychainSource {
   return {
+    has: (service, account) =>
+      new Promise((resolve, reject) => {
+        execFile(SECURITY, ['find-generic-password', '-a', account, '-s', service], { timeout: TIMEOUT_MS }, (error) => {
+          if (error === null) resolve(true);
+          else if (error.code === ITEM_NOT_FOUND) resolve(false);
+          else reject(new Error(`the Keychain could not be searched (security exited ${String(error.code ?? error.signal)})`));
+        });
+      }),
     read: (service, account) =>
       new Promise((resolve, reject) => {
         execFile(SECURITY, ['find-generic-password', '-a', account, '-w', '-s', service], { timeout: TIMEOUT_MS, encoding: 'utf8' }, (error, stdout) => {

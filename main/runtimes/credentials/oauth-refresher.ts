@@ -39,9 +39,9 @@ interface Current {
 }
 
 /**
- * A login the gateway can use for the life of a branch: the access token is read from the store at
- * each use (the operator's own CLI may have refreshed it meanwhile), refreshed here on the host when
- * it is about to expire or after the provider answered 401. A refresh runs once per process at a
+ * A login the gateway can use for the life of a branch: the access token is kept while it is fresh
+ * and read again from the store when it is not (the operator's own CLI may have refreshed it
+ * meanwhile), refreshed here on the host when it is about to expire or after the provider answered 401. A refresh runs once per process at a
  * time, under the store's cross-process lock, and re-reads the store first: another process (the
  * operator's CLI, another branch's gateway) may have refreshed already, and a refresh token that
  * rotates may be spent only once.
@@ -49,7 +49,8 @@ interface Current {
 export function refreshingCredential(options: RefresherOptions): UpstreamCredential {
   const { store, format, now, marginMs, loginAgainAdvice } = options;
   let inFlight: Promise<Current> | null = null;
-  let lastServed: string | null = null;
+  // What was last read or refreshed; a Keychain read may prompt the operator, so it is not repeated per request.
+  let held: Current | null = null;
 
   const fresh = (login: OAuthLogin) => login.expiresAtMs === null || login.expiresAtMs - now() > marginMs;
 
@@ -84,6 +85,7 @@ export function refreshingCredential(options: RefresherOptions): UpstreamCredent
         const reason = error instanceof LoginStoreError ? error.reason : 'unreadable';
         throw refreshFailed(reason, 'The login could not be renewed on this machine', loginAgainAdvice, error);
       })
+      .then((renewed) => (held = renewed))
       .finally(() => {
         inFlight = null;
       });
@@ -92,13 +94,13 @@ export function refreshingCredential(options: RefresherOptions): UpstreamCredent
 
   return {
     async headers() {
-      let seen = await current().catch(mapStoreError);
+      let seen = held !== null && fresh(held.login) ? held : await current().catch(mapStoreError);
       if (!fresh(seen.login)) seen = await refresh(seen.login.accessToken);
-      lastServed = seen.login.accessToken;
+      held = seen;
       return format.headers(seen.text, seen.login);
     },
     async refreshAfterUnauthorized() {
-      const stale = lastServed ?? (await current().catch(mapStoreError)).login.accessToken;
+      const stale = (held ?? (await current().catch(mapStoreError))).login.accessToken;
       const renewed = await refresh(stale);
       return renewed.login.accessToken !== stale;
     },

@@ -4,31 +4,17 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claudeCredentials } from '../../../../main/runtimes/claude/credentials';
 import { codexCredentials } from '../../../../main/runtimes/codex/credentials';
-import type { KeychainSource } from '../../../../main/runtimes/credentials/keychain';
 import { credentialFacts, resolveGrant } from '../../../../main/runtimes/credentials/resolve-grant';
 import type { CredentialDeps } from '../../../../main/runtimes/credentials/runtime-credentials';
 import type { RuntimeProfile } from '../../../../shared/executors/runtime-profile';
 import { isCitadelError } from '../../../../shared/errors';
+import { fakeKeychain } from '../../../support/fake-keychain';
 import { jwtWithExpiry } from '../../../support/token-endpoint';
 import { useTempDirs } from '../../../support/temp-dir';
 
 const tempDir = useTempDirs();
 const NOW = Date.parse('2026-12-05T12:00:00.000Z');
 const noKeychain: CredentialDeps = { keychain: null, now: () => NOW };
-
-/** A fake Keychain holding items by service and account, as the real one is reached through `security`. */
-function fakeKeychain(items: Record<string, string>): KeychainSource & { writes: string[] } {
-  const writes: string[] = [];
-  return {
-    writes,
-    read: (service, account) => Promise.resolve(items[`${service}/${account}`] ?? null),
-    write: (service, account, secret) => {
-      items[`${service}/${account}`] = secret;
-      writes.push(`${service}/${account}`);
-      return Promise.resolve();
-    },
-  };
-}
 
 const claudeLogin = (expiresAt: number, refreshToken: string | null = 'refresh-secret') =>
   JSON.stringify({ claudeAiOauth: { accessToken: 'access-secret', refreshToken, expiresAt, scopes: ['user:inference'], subscriptionType: 'max' } });
@@ -70,12 +56,15 @@ describe('Claude credential sources', () => {
     expect(located?.facts.refreshable).toBe(false);
   });
 
-  it('on macOS reads the Keychain item Claude Code uses before the file (fake Keychain; unverified on a Mac)', async () => {
+  it('on macOS takes the Keychain item Claude Code uses before the file, without reading its secret (fake Keychain; unverified on a Mac)', async () => {
     const home = tempDir();
+    mkdirSync(path.join(home, '.claude'));
+    writeFileSync(path.join(home, '.claude', '.credentials.json'), claudeLogin(NOW + 3_600_000));
     const keychain = fakeKeychain({ 'Claude Code-credentials/alice': claudeLogin(NOW + 3_600_000) });
     const located = await claudeCredentials.locate(null, { HOME: home, USER: 'alice' }, { keychain, now: () => NOW });
     expect(located?.grant).toEqual({ kind: 'claude_oauth', source: { kind: 'keychain', service: 'Claude Code-credentials', account: 'alice' }, token_url: null });
-    expect(located?.facts.kind).toBe('keychain');
+    expect(located?.facts).toEqual({ kind: 'keychain', label: 'Claude login in the macOS Keychain (Claude Code-credentials)', expires_at: null, refreshable: true });
+    expect(keychain.reads).toBe(0);
   });
 
   it('names the Keychain service with the config directory digest when CLAUDE_CONFIG_DIR is set, as Claude Code does', async () => {

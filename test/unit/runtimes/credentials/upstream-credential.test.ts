@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { upstreamCredentialFor, type UpstreamCredentialDeps } from '../../../../main/runtimes/credentials/credential-for-grant';
 import type { KeychainSource } from '../../../../main/runtimes/credentials/keychain';
+import { fakeKeychain } from '../../../support/fake-keychain';
 import { jwtWithExpiry, startTokenEndpoint, type TokenEndpoint, type TokenReply } from '../../../support/token-endpoint';
 import { useTempDirs } from '../../../support/temp-dir';
 
@@ -120,14 +121,14 @@ describe('upstream credential of a grant', () => {
     endpoint = await startTokenEndpoint(() => renewed(1));
     const home = tempDir();
     mkdirSync(path.join(home, '.claude'));
-    const items = new Map([['svc/alice', JSON.stringify({ claudeAiOauth: { accessToken: 'access-0', refreshToken: 'refresh-0', expiresAt: NOW - 1 } })]]);
-    const keychain: KeychainSource = {
-      read: (service, account) => Promise.resolve(items.get(`${service}/${account}`) ?? null),
-      write: (service, account, secret) => Promise.resolve(void items.set(`${service}/${account}`, secret)),
-    };
+    const keychain = fakeKeychain({ 'svc/alice': JSON.stringify({ claudeAiOauth: { accessToken: 'access-0', refreshToken: 'refresh-0', expiresAt: NOW - 1 } }) });
     const credential = upstreamCredentialFor({ kind: 'claude_oauth', source: { kind: 'keychain', service: 'svc', account: 'alice' }, token_url: endpoint.url }, deps(home, keychain));
     expect((await credential.headers()).authorization).toBe('Bearer access-1');
-    expect(JSON.parse(items.get('svc/alice') ?? '{}')).toMatchObject({ claudeAiOauth: { accessToken: 'access-1', refreshToken: 'refresh-1' } });
+    expect(JSON.parse(keychain.items['svc/alice'] ?? '{}')).toMatchObject({ claudeAiOauth: { accessToken: 'access-1', refreshToken: 'refresh-1' } });
+    // Read once before the refresh and once under the lock; a fresh token is then kept, not read per request.
+    await credential.headers();
+    await credential.headers();
+    expect(keychain.reads).toBe(2);
   });
 
   it('a ChatGPT login past its JWT expiry is refreshed as Codex asks; auth.json keeps its other fields, mode and a new last_refresh; the account id is sent', async () => {

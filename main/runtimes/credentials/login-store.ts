@@ -1,4 +1,5 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
 // proper-lockfile: the mkdir lock Claude Code itself takes around its refresh, so one lock path excludes both.
 import lockfile from 'proper-lockfile';
 import { writeFileDurably } from '../../store/atomic-file';
@@ -51,6 +52,8 @@ export async function withLocks<T>(locks: readonly LockSpec[], fn: () => Promise
   try {
     for (const spec of locks) {
       const lockPath = await lockPathOf(spec);
+      // The library retries every failure, a missing directory too: that one is known at once.
+      await stat(path.dirname(lockPath));
       // The library keeps its held locks by the path given, so each lock is given as its own path.
       releases.push(
         await lockfile.lock(lockPath, {
@@ -68,7 +71,8 @@ export async function withLocks<T>(locks: readonly LockSpec[], fn: () => Promise
     }
   } catch (error) {
     await releaseAll(releases);
-    throw new LoginStoreError('lock_busy', 'another process held the login lock too long', { cause: error });
+    if ((error as NodeJS.ErrnoException).code === 'ELOCKED') throw new LoginStoreError('lock_busy', 'another process held the login lock too long', { cause: error });
+    throw new LoginStoreError('unreadable', 'the login lock could not be taken (its directory is gone or not writable)', { cause: error });
   }
   try {
     const result = await fn();

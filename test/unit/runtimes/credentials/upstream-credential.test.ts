@@ -117,6 +117,14 @@ describe('upstream credential of a grant', () => {
     await expect(unreachable.headers()).rejects.toMatchObject({ code: 'CREDENTIAL_REFRESH_FAILED', details: { reason: 'no_refresh_token' } });
   });
 
+  it('a login whose directory cannot hold the lock fails as unreadable, at once', async () => {
+    const home = tempDir();
+    const keychain = fakeKeychain({ 'svc/alice': JSON.stringify({ claudeAiOauth: { accessToken: 'a', refreshToken: 'r', expiresAt: NOW - 1 } }) });
+    // No ~/.claude here: Claude Code's lock directory cannot be made.
+    const credential = upstreamCredentialFor({ kind: 'claude_oauth', source: { kind: 'keychain', service: 'svc', account: 'alice' }, token_url: 'http://127.0.0.1:9/t' }, deps(home, keychain));
+    await expect(credential.headers()).rejects.toMatchObject({ code: 'CREDENTIAL_REFRESH_FAILED', details: { reason: 'unreadable' } });
+  });
+
   it('a Keychain login is refreshed and written back through the same source (fake Keychain; unverified on a Mac)', async () => {
     endpoint = await startTokenEndpoint(() => renewed(1));
     const home = tempDir();

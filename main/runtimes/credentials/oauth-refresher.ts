@@ -41,10 +41,10 @@ interface Current {
 /**
  * A login the gateway can use for the life of a branch: the access token is kept while it is fresh
  * and read again from the store when it is not (the operator's own CLI may have refreshed it
- * meanwhile), refreshed here on the host when it is about to expire or after the provider answered 401. A refresh runs once per process at a
- * time, under the store's cross-process lock, and re-reads the store first: another process (the
- * operator's CLI, another branch's gateway) may have refreshed already, and a refresh token that
- * rotates may be spent only once.
+ * meanwhile), and refreshed here on the host when it is about to expire or after the provider
+ * answered 401. A refresh runs once per process at a time, under the store's cross-process lock, and
+ * re-reads the store first: another process (the operator's CLI, another branch's gateway) may have
+ * refreshed already, and a refresh token that rotates may be spent only once.
  */
 export function refreshingCredential(options: RefresherOptions): UpstreamCredential {
   const { store, format, now, marginMs, loginAgainAdvice } = options;
@@ -68,7 +68,11 @@ export function refreshingCredential(options: RefresherOptions): UpstreamCredent
       if (seen.login.refreshToken === null) throw refreshFailed('no_refresh_token', 'The login has expired and cannot be renewed here', loginAgainAdvice);
       const answer = await postTokenRequest(options.tokenUrl, format.refreshRequest(seen.text, seen.login));
       if (!answer.ok) {
-        throw refreshFailed(answer.reason, `The provider refused to renew the login (${answer.status === null ? 'no answer' : `HTTP ${answer.status}`})`, loginAgainAdvice);
+        const what =
+          answer.reason === 'unreachable'
+            ? `The provider's token endpoint did not renew the login (${answer.status === null ? 'no answer' : `HTTP ${answer.status}`})`
+            : `The provider refused to renew the login (HTTP ${String(answer.status)})`;
+        throw refreshFailed(answer.reason, what, loginAgainAdvice);
       }
       const text = format.applyRefresh(seen.text, answer.body, now());
       const login = text === null ? null : format.parse(text);

@@ -20,12 +20,13 @@ describe('placeholders', () => {
 
 describe('credential headers over the client headers', () => {
   it("adds the OAuth beta to the client's own betas, and replaces any other header", () => {
-    expect(
-      withCredentialHeaders(
-        { 'anthropic-beta': 'claude-code-20250219,interleaved-thinking-2025-05-14', 'content-type': 'application/json' },
-        { authorization: 'Bearer t', 'anthropic-beta': 'oauth-2025-04-20' },
-      ),
-    ).toEqual({ 'anthropic-beta': 'claude-code-20250219,interleaved-thinking-2025-05-14,oauth-2025-04-20', 'content-type': 'application/json', authorization: 'Bearer t' });
+    // The betas Claude Code 2.1.328 sent with the placeholder as its API key (docs/credentials.md).
+    const measured = 'claude-code-20250219,interleaved-thinking-2025-05-14,context-management-2025-06-27,per-turn-control-2026-07-01,mid-conversation-tool-changes-2026-07-01,thinking-token-count-2026-05-13,advanced-tool-use-2025-11-20,effort-2025-11-24';
+    expect(withCredentialHeaders({ 'anthropic-beta': measured, 'content-type': 'application/json' }, { authorization: 'Bearer t', 'anthropic-beta': 'oauth-2025-04-20' })).toEqual({
+      'anthropic-beta': `${measured},oauth-2025-04-20`,
+      'content-type': 'application/json',
+      authorization: 'Bearer t',
+    });
     expect(withCredentialHeaders({ 'anthropic-beta': 'oauth-2025-04-20' }, { 'anthropic-beta': 'oauth-2025-04-20' })).toEqual({ 'anthropic-beta': 'oauth-2025-04-20' });
     expect(withCredentialHeaders({}, { 'x-api-key': 'k' })).toEqual({ 'x-api-key': 'k' });
   });

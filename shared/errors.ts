@@ -128,6 +128,10 @@ export const ERROR_CODES = [
   'PROFILE_SET_NOT_FOUND',
   /** A gateway's per-attempt CA (issue 28) cannot be made or loaded, or its key file is not a private 0600 file of this user. */
   'GATEWAY_CA_INVALID',
+  /** A runtime that needs a provider credential has none on this machine (no key in the environment, no login); nothing was launched. */
+  'RUNTIME_AUTH_MISSING',
+  /** The host could not refresh or read the runtime's login for the provider gateway; the operator logs in again with the runtime's own CLI. */
+  'CREDENTIAL_REFRESH_FAILED',
 ] as const;
 
 export const ErrorCodeSchema = z.enum(ERROR_CODES);

@@ -5,6 +5,8 @@ import type { SandboxReadiness } from '../../shared/sandbox/sandbox-readiness';
 import { childEnvironment } from '../runtimes/env-allowlist';
 import { probeLocalProviders, providerEndpointsFrom, type ProviderEndpoints } from '../runtimes/local-providers';
 import { resolveExecutable } from '../runtimes/resolve-executable';
+import { credentialFacts } from '../runtimes/credentials/resolve-grant';
+import { hostCredentialDeps, type CredentialDeps } from '../runtimes/credentials/runtime-credentials';
 import type { RuntimeAdapter } from '../runtimes/runtime-adapter';
 import { sandboxReadiness } from '../sandbox/registry';
 import type { SandboxBackend } from '../sandbox/sandbox-backend';
@@ -50,17 +52,26 @@ export function sandboxReadinessHere(sandboxBackends: Readonly<Record<string, Sa
   return sandboxReadiness(process.platform, sandboxBackends, env);
 }
 
-/** One adapter's readiness: what its executable and credential names look like in this environment. */
-export async function runtimeReadiness(adapter: RuntimeAdapter, parentEnv: Readonly<Record<string, string | undefined>>): Promise<RuntimeReadiness> {
+/**
+ * One adapter's readiness: what its executable and credential names look like in this environment,
+ * and where its provider credential would come from (kind and expiry, never a value).
+ */
+export async function runtimeReadiness(
+  adapter: RuntimeAdapter,
+  parentEnv: Readonly<Record<string, string | undefined>>,
+  credentialDeps: CredentialDeps = hostCredentialDeps(),
+): Promise<RuntimeReadiness> {
   const { env, presentNames } = childEnvironment(parentEnv, adapter);
   const sources = presentNames.filter((name) => adapter.credentialEnvNames.includes(name));
   const credentials = { configured: sources.length > 0, sources };
+  const credential = await credentialFacts(adapter.credentials, parentEnv, credentialDeps);
   try {
     const resolved = await resolveExecutable(adapter.executable, adapter.vendorPackage, { env });
     return {
       runtime: adapter.id,
       executable: { name: adapter.executable, found: true, path: resolved.foundAt, via: resolved.via, version: await versionOf(resolved.command, [...resolved.argsPrefix, '--version'], env), problem: null },
       credentials,
+      credential,
     };
   } catch (error) {
     if (!isCitadelError(error)) throw error;
@@ -68,6 +79,7 @@ export async function runtimeReadiness(adapter: RuntimeAdapter, parentEnv: Reado
       runtime: adapter.id,
       executable: { name: adapter.executable, found: false, path: null, via: null, version: null, problem: `${error.code}: ${error.message}` },
       credentials,
+      credential,
     };
   }
 }

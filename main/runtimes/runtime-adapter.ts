@@ -5,6 +5,7 @@ import type { GatewayRule } from '../../shared/sandbox/containment-policy';
 import type { RuntimeActivity } from '../../shared/fork/events';
 import type { ParsedRuntimeOutput } from '../../shared/runtime/telemetry';
 import { zodViolations } from '../../shared/zod-violations';
+import type { RuntimeCredentials } from './credentials/runtime-credentials';
 
 /** An executable plus literal argument array; spawned with shell: false, prompt on stdin (decisions D5). */
 export interface Invocation {
@@ -74,6 +75,8 @@ export interface RuntimeAdapter {
   readonly envAllowlist: readonly (string | RegExp)[];
   /** Environment names whose presence suggests credentials are configured (names only, never values). */
   readonly credentialEnvNames: readonly string[];
+  /** Where the runtime's provider credential lives on the host, for its gateway and readiness (issue 28). */
+  readonly credentials: RuntimeCredentials;
   /** The strict schema of this runtime's profiles: the engine accepts no profile it rejects. */
   readonly profileSchema: z.ZodType<RuntimeProfile>;
   /** The exact canonical argv for a profile of this runtime and a containment mode (default `runtime-only`; checked with profileFor). */

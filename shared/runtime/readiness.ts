@@ -1,7 +1,35 @@
 import { z } from 'zod';
 import { SandboxReadinessSchema } from '../sandbox/sandbox-readiness';
 
-/** What `citadel runtimes --json` reports for one adapter. Credential facts are names, never values. */
+/**
+ * Where a runtime's provider credential would come from at launch (issue 28), by kind: the
+ * environment, the CLI's own login file or the macOS Keychain, or none needed. Never a value.
+ * `expires_at` is the access token's expiry where the source states one; `refreshable` says whether
+ * the host can renew it without the operator.
+ */
+export const CredentialSourceKindSchema = z.enum([
+  'env_api_key',
+  'env_auth_token',
+  'env_oauth_token',
+  'claude_login',
+  'keychain',
+  'codex_api_key_file',
+  'chatgpt_login',
+  'none',
+  'missing',
+]);
+export type CredentialSourceKind = z.infer<typeof CredentialSourceKindSchema>;
+
+export const CredentialFactsSchema = z.strictObject({
+  kind: CredentialSourceKindSchema,
+  /** Plain words for the operator, e.g. "Claude login in ~/.claude/.credentials.json"; for `missing`, what to do. */
+  label: z.string(),
+  expires_at: z.iso.datetime().nullable(),
+  refreshable: z.boolean(),
+});
+export type CredentialFacts = z.infer<typeof CredentialFactsSchema>;
+
+/** What `citadel runtimes --json` reports for one adapter. Credential facts are names and kinds, never values. */
 export const RuntimeReadinessSchema = z.strictObject({
   runtime: z.string(),
   executable: z.strictObject({
@@ -16,6 +44,8 @@ export const RuntimeReadinessSchema = z.strictObject({
     configured: z.boolean(),
     sources: z.array(z.string()),
   }),
+  /** The credential the provider gateway would use for the runtime's cloud provider. */
+  credential: CredentialFactsSchema,
 });
 export type RuntimeReadiness = z.infer<typeof RuntimeReadinessSchema>;
 

@@ -57,7 +57,7 @@ function setup(facts: ForkOverview = overview(), app: Parameters<typeof fakeClie
       ok: true,
       value: {
         runtimes: [
-          { runtime: 'codex', executable: { name: 'codex', found: false, path: null, via: null, version: null, problem: 'not on PATH' }, credentials: { configured: true, sources: ['OPENAI_API_KEY'] } },
+          { runtime: 'codex', executable: { name: 'codex', found: false, path: null, via: null, version: null, problem: 'not on PATH' }, credentials: { configured: true, sources: ['OPENAI_API_KEY'] }, credential: { kind: 'env_api_key', label: 'API key from the environment (OPENAI_API_KEY)', expires_at: null, refreshable: false } },
         ],
         local_providers: [],
       },

@@ -8,8 +8,8 @@ import { digest, readyPreview } from './support/fixtures';
 
 const codexMissing: ReadinessReport = {
   runtimes: [
-    { runtime: 'claude', executable: { name: 'claude', found: true, path: '/usr/bin/claude', via: 'path', version: '2.1.328', problem: null }, credentials: { configured: true, sources: ['ANTHROPIC_API_KEY'] } },
-    { runtime: 'codex', executable: { name: 'codex', found: false, path: null, via: null, version: null, problem: 'not found on PATH' }, credentials: { configured: false, sources: [] } },
+    { runtime: 'claude', executable: { name: 'claude', found: true, path: '/usr/bin/claude', via: 'path', version: '2.1.328', problem: null }, credentials: { configured: true, sources: ['ANTHROPIC_API_KEY'] }, credential: { kind: 'env_api_key', label: 'API key from the environment (ANTHROPIC_API_KEY)', expires_at: null, refreshable: false } },
+    { runtime: 'codex', executable: { name: 'codex', found: false, path: null, via: null, version: null, problem: 'not found on PATH' }, credentials: { configured: false, sources: [] }, credential: { kind: 'missing', label: 'none found: set OPENAI_API_KEY or run `codex login`', expires_at: null, refreshable: false } },
   ],
   local_providers: [],
 };

@@ -18,6 +18,7 @@ const found = (runtime: string, version: string): RuntimeReadiness => ({
   runtime,
   executable: { name: runtime, found: true, path: `/usr/bin/${runtime}`, via: 'path', version, problem: null },
   credentials: { configured: false, sources: [] },
+  credential: { kind: 'missing', label: 'none found: set the key or log in', expires_at: null, refreshable: false },
 });
 
 const base: z.infer<typeof SettingsSchema> = {
@@ -69,6 +70,29 @@ describe('settings view', () => {
     render(SettingsView, { props: { client: fakeClient({ settings: () => ({ ok: true, value: base }) }).client } });
     await fingerprintOf();
     expect(screen.queryByRole('button', { name: 'Copy public key' })).toBeNull();
+  });
+
+  it("shows each runtime's credential source by kind, its expiry and whether it can refresh, never a value", async () => {
+    const inThreeHours = new Date(Date.now() + 3 * 3_600_000 + 60_000).toISOString();
+    const claude: RuntimeReadiness = {
+      ...found('claude', '2.1.328 (Claude Code)'),
+      credential: { kind: 'claude_login', label: 'Claude login in /home/alice/.claude/.credentials.json', expires_at: inThreeHours, refreshable: true },
+    };
+    const codex: RuntimeReadiness = { ...found('codex', 'codex-cli 0.169.0'), credential: { kind: 'missing', label: 'none found: set OPENAI_API_KEY or run `codex login`', expires_at: null, refreshable: false } };
+    const { client } = fakeClient({
+      settings: () => ({ ok: true, value: { ...base, runtimes: ['claude', 'codex'] } }),
+      runtimeReadiness: ({ runtime }) => ({ ok: true, value: runtime === 'claude' ? claude : codex }),
+      localProviderReadiness: () => ({ ok: true, value: { providers: [] } }),
+      sandboxReadiness: () => ({ ok: true, value: { backend: 'bubblewrap', ready: true, executable: '/usr/bin/bwrap', version: 'bubblewrap 0.8.0', problem: null, install: null } }),
+    });
+    render(SettingsView, { props: { client } });
+    const claudeCell = await screen.findByTestId('credential-claude');
+    expect(claudeCell).toHaveTextContent('Claude login');
+    expect(claudeCell).toHaveTextContent('expires in 3 h');
+    expect(claudeCell).toHaveTextContent('refreshed on the host when it expires');
+    const codexCell = await screen.findByTestId('credential-codex');
+    expect(codexCell).toHaveTextContent('missing');
+    expect(codexCell).toHaveTextContent('run `codex login`');
   });
 
   it('renders the fork root at once and fills each runtime in as its own probe answers', async () => {

@@ -1,3 +1,4 @@
+import { credentialSummary } from '../../../shared/runtime/credential-words';
 import type { ReadinessReport } from '../../../shared/runtime/readiness';
 import type { SandboxReadiness } from '../../../shared/sandbox/sandbox-readiness';
 import { hostAdapters } from '../../host/open-context';
@@ -11,12 +12,11 @@ export async function runtimesCommand(io: Io, options: { json: boolean }): Promi
   else io.stdout(renderReadiness(report));
 }
 
-export function renderReadiness(report: ReadinessReport): string {
+export function renderReadiness(report: ReadinessReport, nowMs: number = Date.now()): string {
   const lines: string[] = [];
   for (const r of report.runtimes) {
     const exe = r.executable.found ? `${r.executable.path} (${r.executable.version ?? 'version unknown'})` : `not found: ${r.executable.problem}`;
-    const creds = r.credentials.configured ? `credentials from ${r.credentials.sources.join(', ')}` : 'no credential variables set (a login stored by the CLI may still work)';
-    lines.push(`${r.runtime}: ${exe}`, `  ${creds}`);
+    lines.push(`${r.runtime}: ${exe}`, `  credential: ${credentialSummary(r.credential, nowMs)}`);
   }
   for (const p of report.local_providers) {
     const state = p.reachable ? `${p.models.length} model(s)${p.models.length ? `: ${p.models.join(', ')}` : ''}` : 'not answering';

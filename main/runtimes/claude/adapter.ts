@@ -1,6 +1,7 @@
 import { ClaudeProfileSchema } from '../../../shared/executors/profile-schema';
 import { profileFor, type RuntimeAdapter } from '../runtime-adapter';
 import { claudeContainmentNeeds } from './containment-needs';
+import { claudeCredentials } from './credentials';
 import { claudeInvocation } from './invocation';
 import { parseClaudeResult } from './parse-result';
 
@@ -13,5 +14,6 @@ export const claudeAdapter: RuntimeAdapter = {
   profileSchema: ClaudeProfileSchema,
   invocation: (profile, containment = 'runtime-only') => claudeInvocation(profileFor('claude', ClaudeProfileSchema, profile), containment),
   containmentNeeds: claudeContainmentNeeds,
+  credentials: claudeCredentials,
   parseOutput: (run) => Promise.resolve(parseClaudeResult(run)),
 };

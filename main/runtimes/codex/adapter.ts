@@ -1,6 +1,7 @@
 import { CodexProfileSchema } from '../../../shared/executors/profile-schema';
 import { profileFor, type RuntimeAdapter } from '../runtime-adapter';
 import { codexContainmentNeeds } from './containment-needs';
+import { codexCredentials } from './credentials';
 import { codexInvocation } from './invocation';
 import { codexActivity } from './parse-events';
 import { parseCodexOutput } from './parse-output';
@@ -14,6 +15,7 @@ export const codexAdapter: RuntimeAdapter = {
   profileSchema: CodexProfileSchema,
   invocation: (profile) => codexInvocation(profileFor('codex', CodexProfileSchema, profile)),
   containmentNeeds: codexContainmentNeeds,
+  credentials: codexCredentials,
   parseOutput: (run) => parseCodexOutput(run),
   liveActivity: codexActivity,
 };

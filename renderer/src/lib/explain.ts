@@ -60,8 +60,8 @@ export function readinessProblems(report: ReadinessReport, runtime: string, prov
   if (entry && !entry.executable.found) problems.push(`${entry.executable.name} is not available: ${entry.executable.problem ?? 'not found on PATH'}`);
   const local = provider === null ? undefined : report.local_providers.find((p) => p.provider === provider);
   // A local provider (Ollama, LM Studio) needs no cloud credential, so its absence is not a problem there.
-  if (include.credentials && entry && !entry.credentials.configured && local === undefined) {
-    problems.push(`No credential environment variable for ${runtime} is set; it must be signed in through its own credential store.`);
+  if (include.credentials && entry && entry.credential.kind === 'missing' && local === undefined) {
+    problems.push(`No provider credential for ${runtime}: ${entry.credential.label}.`);
   }
   if (local && !local.reachable) problems.push(`${providerLabel(local.provider)} at ${local.base_url} did not answer${local.problem ? `: ${local.problem}` : ''}.`);
   if (local?.version_supported === false) problems.push(`${providerLabel(local.provider)} ${local.version ?? ''} is older than Codex accepts.`);

@@ -1,6 +1,7 @@
 import { profileFor, type Invocation, type RuntimeAdapter } from '../../../main/runtimes/runtime-adapter';
 import { ECHO_RUNTIME_ID, EchoProfileSchema, type EchoProfile } from './profile-schema';
 import { parseEchoOutput } from './parse-output';
+import { bearer, fromEnvKeys } from '../../../main/runtimes/credentials/env-keys';
 
 /**
  * A third runtime that exists only in tests. It is registered by injecting it into
@@ -12,6 +13,11 @@ export const conformanceEchoAdapter: RuntimeAdapter = {
   vendorPackage: { name: 'conformance-echo', bin: 'conformance-echo' },
   envAllowlist: ['CONFORMANCE_ECHO_TOKEN'],
   credentialEnvNames: ['CONFORMANCE_ECHO_TOKEN'],
+  credentials: {
+    locate: (_profile, env) => Promise.resolve(fromEnvKeys([{ name: 'CONFORMANCE_ECHO_TOKEN', kind: 'env_api_key', headers: bearer }], env)),
+    missingAdvice: 'set CONFORMANCE_ECHO_TOKEN',
+    placeholder: { prefix: 'echo-', suffix: '', env: ['CONFORMANCE_ECHO_TOKEN'] },
+  },
   profileSchema: EchoProfileSchema,
   invocation: (profile) => echoInvocation(profileFor(ECHO_RUNTIME_ID, EchoProfileSchema, profile)),
   parseOutput: (run) => Promise.resolve(parseEchoOutput(run)),

@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -40,6 +41,23 @@ describe('citadel runtimes', () => {
       expect.objectContaining({ provider: 'ollama', reachable: true, models: ['qwen3-coder:30b'] }),
       expect.objectContaining({ provider: 'lmstudio', reachable: true, models: ['qwen3-coder:30b'] }),
     ]);
+  });
+
+  it("shows the provider credential by kind, when it expires and whether it refreshes, never a token", async () => {
+    const h = new ForkHarness(tempDir('citadel-ready-'));
+    await h.simulate({});
+    const configDir = tempDir('citadel-ready-claude-');
+    const token = 'sk-ant-oat01-never-printed-0123456789';
+    const expiresAt = Date.now() + 3 * 3_600_000 + 60_000;
+    writeFileSync(path.join(configDir, '.credentials.json'), JSON.stringify({ claudeAiOauth: { accessToken: token, refreshToken: `${token}-refresh`, expiresAt } }), { mode: 0o600 });
+    const env = { CLAUDE_CONFIG_DIR: configDir, ANTHROPIC_API_KEY: '', ANTHROPIC_AUTH_TOKEN: '', CLAUDE_CODE_OAUTH_TOKEN: '' };
+    const human = await h.cli(['runtimes'], env);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toContain(`credential: Claude login in ${path.join(configDir, '.credentials.json')}, expires in 3 h, refreshed on the host when it expires`);
+    const json = await h.cli(['runtimes', '--json'], env);
+    const claude = (JSON.parse(json.stdout) as { runtimes: { runtime: string; credential: unknown }[] }).runtimes.find((r) => r.runtime === 'claude');
+    expect(claude?.credential).toEqual({ kind: 'claude_login', label: `Claude login in ${path.join(configDir, '.credentials.json')}`, expires_at: new Date(expiresAt).toISOString(), refreshable: true });
+    expect(human.stdout + json.stdout).not.toContain('never-printed');
   });
 
   it('says clearly when an executable is missing and no local provider answers', async () => {

@@ -1,8 +1,8 @@
 import { removeSocketDirSync } from '../../sandbox/egress/socket-dir';
-import { createGatewayHandler, startGateway } from '../../sandbox/gateway/gateway';
+import { createGatewayHandler, type UpstreamCredential } from '../../sandbox/gateway/gateway-handler';
+import { startGateway } from '../../sandbox/gateway/start-gateway';
 import type { GatewaySpec } from '../../sandbox/gateway/gateway-spec';
-import { tlsInterception } from '../../sandbox/gateway/tls-interception';
-import { upstreamCredentialFor } from '../credentials/upstream-credential';
+import type { CredentialGrant } from '../credentials/credential-grant';
 import { denialRecorder, egressDenialsFile } from './egress-denials';
 import { wireFile, wireRecorder } from './wire-recorder';
 
@@ -28,9 +28,13 @@ export async function serveGateway(spec: GatewaySpec, statusFile: string, endRun
     onBudgetExceeded: endRun,
     onCredentialFailed: endRun,
   });
-  const tls = spec.ca === null ? null : await tlsInterception({ rule: spec.rule, ca: spec.ca, handle: handler.handle, onDenial });
-  const gateway = await startGateway({ socketPath: spec.socket_path, handler, tls });
+  const gateway = await startGateway({ socketPath: spec.socket_path, handler, tls: null });
   // Should this process end before closing it (an uncaught error), the socket and its directory go with it.
   process.once('exit', () => removeSocketDirSync(spec.socket_path));
   return gateway;
+}
+
+function upstreamCredentialFor(grant: CredentialGrant): UpstreamCredential {
+  if (grant.kind === 'static') return { headers: () => Promise.resolve(grant.headers) };
+  return { headers: () => Promise.resolve({}) };
 }

@@ -49,6 +49,9 @@ export interface DemoHost {
  * and the public replay and proof files. The fork is marked as a demo in its record. Each demo's
  * scratch replaces the previous demo's (demo-scratch.ts).
  */
+/** Not a secret: the demo's gateways hold it, and its simulated runtimes never send anything. */
+const DEMO_API_KEY = 'citadel-demo-no-provider';
+
 export async function runDemo(host: DemoHost, parentEnv: Readonly<Record<string, string | undefined>>, events: ForkEventSink): Promise<DemoRun> {
   const scratch = await freshDemoScratch(defaultForkRoot(parentEnv));
   const { repo, workflowFile } = await createDemoRepository(scratch);
@@ -63,6 +66,13 @@ export async function runDemo(host: DemoHost, parentEnv: Readonly<Record<string,
     ...parentEnv,
     PATH: `${bin}${path.delimiter}${parentEnv.PATH ?? ''}`,
     CODEX_HOME: path.join(scratch, 'codex-home'),
+    // The simulated runtimes call no provider, yet each contained branch's gateway holds a credential:
+    // the demo's own, never the operator's real key (which the demo has no use for).
+    ANTHROPIC_API_KEY: DEMO_API_KEY,
+    ANTHROPIC_AUTH_TOKEN: undefined,
+    CLAUDE_CODE_OAUTH_TOKEN: undefined,
+    CODEX_API_KEY: DEMO_API_KEY,
+    OPENAI_API_KEY: undefined,
   };
   let ctx = await host.context(env, events);
   // The demo must run on a fresh machine: without a reachable OS keychain it says so and uses the weaker file store.

@@ -28,6 +28,7 @@ import { ForkRequestSchema } from '../../shared/fork/fork-request';
 import { branchRepository } from '../store/fork-layout';
 import type { ContainedVerifierLaunch } from '../verifier/run-verifier-command';
 import type { OrchestratorContext } from '../host/context';
+import { gatewayCredential } from './gateway-launch';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -103,6 +104,8 @@ export async function contractContainment(
   if (choice === 'runtime-only') return { mode: 'runtime-only' };
   const launcher = await sandboxLauncher(ctx);
   const runtimes = Object.fromEntries(branches.map((b) => [b.branchId, runtimeTemplate(launcher.backend, b.adapter, b.profile, ctx.env)]));
+  // Each gateway needs the operator's credential on this host: refused now, before anything exists, with what to do.
+  for (const b of branches) if (runtimes[b.branchId]?.egress.kind === 'gateway') await gatewayCredential(ctx, b.adapter, b.profile);
   const verifier = verifierTemplate(launcher.backend, ctx.env);
   return {
     mode: 'contained',

@@ -110,10 +110,19 @@ export async function launchBranch(
   }
   await writePrivateJson(files.launchFacts, facts);
   const command = { command: resolved.command, args: [...resolved.argsPrefix, ...invocation.args] };
-  const launch =
-    template === undefined || launcher === null
-      ? { ...command, env, egress_bridge: null, gateway: null, fd_files: [] }
-      : await containedLaunch(ctx, launcher, template, { forkId, branchId: branch.branch_id, attemptDir: files.dir, worktree, adapter, resolved, childEnv: env, command, contract });
+  let launch: PreparedLaunch;
+  try {
+    launch =
+      template === undefined || launcher === null
+        ? { ...command, env, egress_bridge: null, gateway: null, fd_files: [] }
+        : await containedLaunch(ctx, launcher, template, { forkId, branchId: branch.branch_id, attemptDir: files.dir, worktree, adapter, resolved, childEnv: env, command, profile, contract });
+  } catch (error) {
+    // The credential went away since the fork was created (a logout, an unset key): nothing is started.
+    if (!isCitadelError(error) || error.code !== 'RUNTIME_AUTH_MISSING') throw error;
+    await writePrivateJson(files.launchFacts, { ...facts, failure_code: 'RUNTIME_AUTH_FAILED' });
+    await journal.result('runtime.launch', key, 'failed', { failure_code: 'RUNTIME_AUTH_FAILED' });
+    return { kind: 'not_started', failure: 'RUNTIME_AUTH_FAILED' };
+  }
   let status: RunStatus;
   try {
     status = await launchSupervised(
@@ -168,9 +177,12 @@ async function containedLaunch(
   ctx: OrchestratorContext,
   launcher: SandboxLauncher,
   template: ContainmentTemplate,
-  input: Omit<BranchLaunchInput, 'gateway'> & { readonly command: SandboxCommand; readonly contract: Contract },
+  input: Omit<BranchLaunchInput, 'gateway'> & { readonly command: SandboxCommand; readonly profile: RuntimeProfile; readonly contract: Contract },
 ): Promise<PreparedLaunch> {
-  const gateway = template.egress.kind === 'gateway' ? await prepareGatewayLaunch(ctx, { rule: template.egress, adapter: input.adapter, attemptDir: input.attemptDir, contract: input.contract }) : null;
+  const gateway =
+    template.egress.kind === 'gateway'
+      ? await prepareGatewayLaunch(ctx, { rule: template.egress, adapter: input.adapter, profile: input.profile, attemptDir: input.attemptDir, budgetTokens: null })
+      : null;
   const policy = await runtimeLaunchPolicy(ctx, template, { ...input, worktree: path.resolve(input.worktree), gateway: gateway?.inside ?? null });
   const launchDir = attemptSandboxDirs(input.attemptDir).launch;
   const contained = containedCommand(launcher, policy, input.command, { launchDir, innerBridgeScript: ctx.innerBridgeScript, nodeExecPath: ctx.nodeExecPath });

@@ -34,6 +34,9 @@ const git = (cwd: string, ...args: string[]): string =>
  * A real target repository with a failing test, a fork root, and simulated `claude`/`codex`
  * executables first on PATH, for running the real CLI as a child process.
  */
+/** The operator key every harness fork's gateway holds: the simulated runtimes never send it anywhere. */
+export const HARNESS_API_KEY = 'sk-harness-not-a-secret';
+
 export class ForkHarness {
   readonly repo: string;
   readonly root: string;
@@ -76,6 +79,9 @@ export class ForkHarness {
       CODEX_HOME: this.codexHome,
       // Citadel's own package cache (npm-cache.ts): one per test, so what one test's setup stored is not another's seed.
       XDG_CACHE_HOME: path.join(this.base, 'xdg-cache'),
+      // A contained branch's gateway needs a credential on the host (issue 28); the simulated runtimes call no provider.
+      ANTHROPIC_API_KEY: HARNESS_API_KEY,
+      CODEX_API_KEY: HARNESS_API_KEY,
       ...extra,
     };
   }

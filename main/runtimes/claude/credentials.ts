@@ -63,5 +63,5 @@ export const claudeCredentials: RuntimeCredentials = {
   },
   missingAdvice: 'set ANTHROPIC_API_KEY or run `claude /login`',
   // Claude Code takes ANTHROPIC_API_KEY in `--print` without asking; the shape of a Console API key.
-  placeholder: { prefix: 'sk-ant-api03-', suffix: 'AA', env: ['ANTHROPIC_API_KEY'] },
+  placeholder: { prefix: 'sk-ant-api03-', suffix: 'AA' },
 };

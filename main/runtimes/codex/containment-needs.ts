@@ -5,20 +5,22 @@ import { gatewayBaseUrl, gatewayRule } from '../containment/provider-egress';
 /** The OpenAI API Codex speaks with an API key; OPENAI_BASE_URL in the operator's environment replaces it upstream. */
 export const OPENAI_API_URL = 'https://api.openai.com';
 
-/** The host Codex 0.169.0 connects to with an API key (it does not honour OPENAI_BASE_URL: docs/runtime-behaviours.md). */
-const OPENAI_API_HOSTS = ['api.openai.com'] as const;
+/**
+ * The hosts Codex 0.169.0 connects to with an API key (measured, docs/runtime-behaviours.md): the
+ * Responses API at api.openai.com, and chatgpt.com for its model list, which the gateway refuses (a
+ * refused CONNECT costs six seconds of retries; a refused request, none).
+ */
+const OPENAI_API_HOSTS = ['api.openai.com', 'chatgpt.com'] as const;
 
-/** The Responses API as Codex asks it of api.openai.com, paths as sent. */
-const OPENAI_ROUTES = [
-  { method: 'GET', path: '/v1/models' },
-  { method: 'POST', path: '/v1/responses' },
-] as const;
+/** What Codex asks of api.openai.com with an API key: the Responses API only (test/fixtures/recordings/codex-cloud). */
+const OPENAI_ROUTES = [{ method: 'POST', path: '/v1/responses' }] as const;
 
 /**
  * A local provider profile reaches its provider only through the gateway, wherever the provider is
  * (`CODEX_OSS_BASE_URL` may name another machine): inside, Codex is pointed at the gateway's base URL.
  * Otherwise Codex speaks TLS to OpenAI's host through the inner proxy, and the gateway terminates it
- * with the attempt's CA, which only this sandbox trusts (CODEX_CA_CERTIFICATE). Citadel runs Codex
+ * with the attempt's CA, which only this sandbox trusts (CODEX_CA_CERTIFICATE); the placeholder is its
+ * CODEX_API_KEY (`codex exec` ignores OPENAI_API_KEY in its environment). Citadel runs Codex
  * with `--ignore-user-config`, so the operator's `config.toml` is never read; no login file is seen.
  */
 export const codexContainmentNeeds: RuntimeContainmentNeeds = {
@@ -45,6 +47,6 @@ export const codexContainmentNeeds: RuntimeContainmentNeeds = {
   gatewayEnv: (rule, inside) =>
     rule.inside.kind === 'http'
       ? { CODEX_OSS_BASE_URL: `${gatewayBaseUrl(rule)}/v1` }
-      : { OPENAI_API_KEY: inside.placeholder, ...(inside.caCertFile === null ? {} : { CODEX_CA_CERTIFICATE: inside.caCertFile }) },
+      : { CODEX_API_KEY: inside.placeholder, ...(inside.caCertFile === null ? {} : { CODEX_CA_CERTIFICATE: inside.caCertFile }) },
   homeEnv: [{ name: 'CODEX_HOME', dir: 'codex' }],
 };

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { operatorConfigDir } from '../containment/seed-files';
+import { operatorConfigDir } from '../containment/operator-config-dir';
 import { codexAuthMode, CODEX_OAUTH, codexLoginFormat, parseCodexAuth } from '../credentials/codex-login';
 import { bearer, fromEnvKeys, type EnvKey } from '../credentials/env-keys';
 import { loginFacts } from '../credentials/login-facts';
@@ -49,5 +49,5 @@ export const codexCredentials: RuntimeCredentials = {
   },
   missingAdvice: 'set OPENAI_API_KEY or run `codex login`',
   // The shape of an OpenAI project key, given where Codex reads an API key.
-  placeholder: { prefix: 'sk-proj-', suffix: '', env: ['OPENAI_API_KEY'] },
+  placeholder: { prefix: 'sk-proj-', suffix: '' },
 };

@@ -1,8 +1,10 @@
 import { removeSocketDirSync } from '../../sandbox/egress/socket-dir';
-import { createGatewayHandler, type UpstreamCredential } from '../../sandbox/gateway/gateway-handler';
+import { loadAttemptCa } from '../../sandbox/gateway/attempt-ca';
+import { createGatewayHandler } from '../../sandbox/gateway/gateway-handler';
 import { startGateway } from '../../sandbox/gateway/start-gateway';
 import type { GatewaySpec } from '../../sandbox/gateway/gateway-spec';
-import type { CredentialGrant } from '../credentials/credential-grant';
+import { createTlsInterception } from '../../sandbox/gateway/tls-interception';
+import { hostUpstreamDeps, upstreamCredentialFor } from '../credentials/credential-for-grant';
 import { denialRecorder, egressDenialsFile } from './egress-denials';
 import { wireFile, wireRecorder } from './wire-recorder';
 
@@ -21,20 +23,22 @@ export async function serveGateway(spec: GatewaySpec, statusFile: string, endRun
   const handler = createGatewayHandler({
     rule: spec.rule,
     placeholder: spec.placeholder,
-    credential: upstreamCredentialFor(spec.credential),
+    credential: upstreamCredentialFor(spec.credential, hostUpstreamDeps()),
     budgetTokens: spec.budget_tokens,
     onExchange: wireRecorder(wireFile(statusFile)),
     onDenial,
     onBudgetExceeded: endRun,
     onCredentialFailed: endRun,
   });
-  const gateway = await startGateway({ socketPath: spec.socket_path, handler, tls: null });
+  const tls = spec.ca === null || spec.rule.inside.kind !== 'tls' ? null : createTlsInterception({ hosts: spec.rule.inside.hosts, ca: await loadAttemptCa(spec.ca), handle: handler.handle, onDenial });
+  const gateway = await startGateway({ socketPath: spec.socket_path, handler, tls });
   // Should this process end before closing it (an uncaught error), the socket and its directory go with it.
   process.once('exit', () => removeSocketDirSync(spec.socket_path));
-  return gateway;
+  return {
+    close: async () => {
+      tls?.close();
+      await gateway.close();
+    },
+  };
 }
 
-function upstreamCredentialFor(grant: CredentialGrant): UpstreamCredential {
-  if (grant.kind === 'static') return { headers: () => Promise.resolve(grant.headers) };
-  return { headers: () => Promise.resolve({}) };
-}

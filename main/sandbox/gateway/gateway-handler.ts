@@ -9,16 +9,9 @@ import { createAnswerWitness, type AnswerReport } from './answer-witness';
 import { denialReasonOf, writeRefusal } from './gateway-refusal';
 import { DEFAULT_MAX_BODY_BYTES, readRequestBody } from './request-body';
 import { judgeRequestBody } from './request-rules';
+import type { UpstreamCredential } from '../../runtimes/credentials/upstream-credential';
 import { upstreamClient } from './upstream-client';
 import { checkPlaceholder, upstreamHeaders } from './upstream-headers';
-
-/** The real credential, held on the host; the gateway asks for it per request (it may have been refreshed). */
-export interface UpstreamCredential {
-  /** The headers that authenticate to the upstream; `{}` for a provider that takes none. Throws when unobtainable. */
-  headers(): Promise<Record<string, string>>;
-  /** After the upstream answered 401: refresh the credential; true when a retry may succeed. */
-  refreshAfterUnauthorized?(): Promise<boolean>;
-}
 
 export interface GatewayOptions {
   readonly rule: GatewayRule;

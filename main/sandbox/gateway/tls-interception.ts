@@ -4,9 +4,7 @@ import { createSecureContext, TLSSocket, type SecureContext } from 'node:tls';
 import { CLOUD_API_PORT, DENIAL_STATUS, judgeRequestHead } from '../egress/connect-request';
 import type { EgressDenial } from '../egress/egress-denial';
 import { issueLeaf, LEAF_VALIDITY_MS, type AttemptCa } from './attempt-ca';
-
-/** What the gateway's server does with a CONNECT (issue 28 plan: the gateway core delegates to it). */
-export type TlsInterception = { handleConnect(req: IncomingMessage, socket: Duplex, head: Buffer): void };
+import type { TlsInterception } from './start-gateway';
 
 export interface TlsInterceptionOptions {
   /** The rule's `inside.hosts`: the only names a CONNECT (and the TLS SNI inside it) may carry, on 443. */

@@ -16,7 +16,7 @@ export const conformanceEchoAdapter: RuntimeAdapter = {
   credentials: {
     locate: (_profile, env) => Promise.resolve(fromEnvKeys([{ name: 'CONFORMANCE_ECHO_TOKEN', kind: 'env_api_key', headers: bearer }], env)),
     missingAdvice: 'set CONFORMANCE_ECHO_TOKEN',
-    placeholder: { prefix: 'echo-', suffix: '', env: ['CONFORMANCE_ECHO_TOKEN'] },
+    placeholder: { prefix: 'echo-', suffix: '' },
   },
   profileSchema: EchoProfileSchema,
   invocation: (profile) => echoInvocation(profileFor(ECHO_RUNTIME_ID, EchoProfileSchema, profile)),

@@ -73,16 +73,13 @@ describe('codex containment needs', () => {
     expect(rule).toEqual({
       kind: 'gateway',
       api: 'openai-responses',
-      inside: { kind: 'tls', hosts: ['api.openai.com'] },
+      inside: { kind: 'tls', hosts: ['api.openai.com', 'chatgpt.com'] },
       upstream: 'https://api.openai.com',
-      routes: [
-        { method: 'GET', path: '/v1/models' },
-        { method: 'POST', path: '/v1/responses' },
-      ],
+      routes: [{ method: 'POST', path: '/v1/responses' }],
       models: null,
     });
     expect(codex.containmentNeeds.egress(CODEX, { OPENAI_BASE_URL: 'http://127.0.0.1:9999/v1' })).toMatchObject({ upstream: 'http://127.0.0.1:9999' });
-    expect(codex.containmentNeeds.gatewayEnv(rule, { placeholder: 'PLACEHOLDER', caCertFile: '/home/ca.pem' })).toEqual({ OPENAI_API_KEY: 'PLACEHOLDER', CODEX_CA_CERTIFICATE: '/home/ca.pem' });
+    expect(codex.containmentNeeds.gatewayEnv(rule, { placeholder: 'PLACEHOLDER', caCertFile: '/home/ca.pem' })).toEqual({ CODEX_API_KEY: 'PLACEHOLDER', CODEX_CA_CERTIFICATE: '/home/ca.pem' });
     expect(codex.containmentNeeds.homeEnv).toEqual([{ name: 'CODEX_HOME', dir: 'codex' }]);
   });
 });

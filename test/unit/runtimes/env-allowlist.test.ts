@@ -17,7 +17,8 @@ const OPERATOR_ENV = {
   TERM: 'xterm',
   ANTHROPIC_API_KEY: 'sk-ant-secret',
   ANTHROPIC_BASE_URL: 'http://127.0.0.1:18080',
-  ANTHROPIC_AUTH_TOKEN: 'not-allowlisted',
+  ANTHROPIC_AUTH_TOKEN: 'sk-ant-bearer',
+  ANTHROPIC_FOO: 'not-allowlisted',
   CLAUDE_CONFIG_DIR: '/home/op/.claude',
   CLAUDE_CODE_MAX_RETRIES: '0',
   CLAUDE_CODE_USE_BEDROCK: '1',
@@ -42,7 +43,7 @@ const COMMON = ['HOME', 'LANG', 'LC_ALL', 'LC_CTYPE', 'LOGNAME', 'PATH', 'TERM',
 describe('child environment allowlist (decisions D6)', () => {
   it('gives Claude the common names plus its own, values untouched, and nothing else', () => {
     const { env, presentNames } = childEnvironment(OPERATOR_ENV, claudeAdapter, { platform: 'linux' });
-    const expected = [...COMMON, 'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'CLAUDE_CODE_MAX_RETRIES', 'CLAUDE_CODE_USE_BEDROCK', 'CLAUDE_CONFIG_DIR'].sort();
+    const expected = [...COMMON, 'ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_BASE_URL', 'CLAUDE_CODE_MAX_RETRIES', 'CLAUDE_CODE_USE_BEDROCK', 'CLAUDE_CONFIG_DIR'].sort();
     expect(presentNames).toEqual(expected);
     expect(Object.keys(env).sort()).toEqual(expected);
     for (const name of expected) expect(env[name]).toBe(OPERATOR_ENV[name as keyof typeof OPERATOR_ENV]);
@@ -74,7 +75,7 @@ describe('child environment allowlist (decisions D6)', () => {
 
   it('never adds a name and never passes one outside the allowlist', () => {
     const allowed = (name: string): boolean =>
-      [...COMMON, 'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'CLAUDE_CONFIG_DIR'].includes(name) || /^(LC_|CLAUDE_CODE_)/.test(name);
+      [...COMMON, 'ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_BASE_URL', 'CLAUDE_CONFIG_DIR'].includes(name) || /^(LC_|CLAUDE_CODE_)/.test(name);
     const names = fc.oneof(fc.string(), fc.constantFrom('PATH', 'LC_X', 'CLAUDE_CODE_Y', 'OPENAI_API_KEY', 'lc_all'));
     fc.assert(
       fc.property(fc.dictionary(names, fc.string()), (parent) => {

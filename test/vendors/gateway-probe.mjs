@@ -1,4 +1,4 @@
-// Run inside a contained branch by a scripted agent (issue 28): looks for the operator's credentials
+// Run inside a contained branch by a scripted agent (issue 28; the test writes the profile's model in for process.argv[2]): looks for the operator's credentials
 // everywhere the sandbox can read, then tries to misuse the provider gateway with the placeholder the
 // sandbox holds. Prints one line per finding. Patterns are split so that this file, its command line
 // and the runtime's transcript of it never match them.

@@ -19,8 +19,9 @@ const ANTHROPIC_CLIENT_TOOL = /^(?:custom|bash_\d{8}|text_editor_\d{8}|computer_
  * OpenAI Responses tools the client runs itself: functions and custom (freeform) tools, the local
  * shell and apply_patch tools; a `namespace` groups tools and passes when all of its tools do.
  * Hosted tools (mcp, file_search, code_interpreter, image_generation, computer_use*, web_search*)
- * are refused, except the one Codex 0.169.0 always sends: `web_search` with `external_web_access:
- * false`, which searches OpenAI's cached index and fetches no live URL.
+ * are refused, except two Codex 0.169.0 sends on every request for catalogued models (recording
+ * codex-cloud/a10): `web_search` with `external_web_access: false`, which searches OpenAI's cached
+ * index and fetches no live URL, and `tool_search` with `execution: client`, which Codex runs itself.
  */
 const OPENAI_CLIENT_TOOL = new Set(['function', 'custom', 'local_shell', 'shell', 'apply_patch']);
 
@@ -61,5 +62,6 @@ function isOpenAiClientTool(tool: unknown): boolean {
   if (typeof type !== 'string') return false;
   if (OPENAI_CLIENT_TOOL.has(type)) return true;
   if (type === 'namespace') return Array.isArray(entry['tools']) && entry['tools'].every(isOpenAiClientTool);
+  if (type === 'tool_search') return entry['execution'] === 'client';
   return type === 'web_search' && entry['external_web_access'] === false;
 }

@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { installSimulatedRuntimes, type SimulationScenario } from '../../../main/demo/simulated-runtime';
 import { privateKeyFromText } from '../../../main/evidence/keys/private-key-text';
 import { signEnvelope } from '../../../main/evidence/signing/sign-envelope';
-import { BUILT_SIMULATOR, parseDoc, type ForkStatusDoc } from '../../support/fork-harness';
+import { BUILT_SIMULATOR, HARNESS_API_KEY, parseDoc, type ForkStatusDoc } from '../../support/fork-harness';
 import { runCli, type CliRun } from '../../support/run-cli';
 import { runTag } from '../../support/run-tag';
 import { processesTagged, removeTagged } from '../../support/tagged-leftovers';
@@ -125,6 +125,9 @@ async function probeFork(
     CITADEL_KEYSTORE: 'file',
     CODEX_HOME: path.join(base, 'codex-home'),
     CLAUDE_CONFIG_DIR: path.join(base, 'claude-config'),
+    // What the gateways hold (issue 28); the probe runtimes call no provider.
+    ANTHROPIC_API_KEY: HARNESS_API_KEY,
+    CODEX_API_KEY: HARNESS_API_KEY,
   };
   mkdirSync(env.CODEX_HOME, { recursive: true });
   mkdirSync(env.CLAUDE_CONFIG_DIR, { recursive: true });
@@ -207,10 +210,10 @@ describe('a contained branch (bubblewrap) sees only its worktree, its git metada
       }
       // Denied by the seccomp filter itself, not by keyctl missing from the sandbox.
       expect(seen.read_session_keyring, branchId).toBe('EPERM');
-      // The operator's credential is seen read-only in the runtime home, never copied there.
-      expect([seen.seed_read, seen.seed_write === 'ok'], `${branchId} seed`).toEqual(['ok', false]);
+      // The operator's login file is not in the sandbox at all (issue 28: the provider gateway on the host holds the credential).
+      expect(seen.seed_read, `${branchId} seed`).toBe('ENOENT');
       const seedInHome = path.join(f.root, 'forks', doc.fork_id, 'branches', branchId, 'attempt-1', 'home', ...(branchId === 'branch-codex' ? ['codex', 'auth.json'] : ['claude', '.credentials.json']));
-      expect(existsSync(seedInHome) ? readFileSync(seedInHome, 'utf8') : '', `${branchId}: a copy of the credential in the runtime home`).toBe('');
+      expect(existsSync(seedInHome) ? readFileSync(seedInHome, 'utf8') : '', `${branchId}: the credential in the runtime home`).not.toContain('operator-credential');
       // The sandbox's own /tmp is private: the write "works" inside and never reaches the host.
       expect(await hostEffects(f, doc.fork_id, 'runtime', branchId), branchId).toEqual(NOTHING_ON_HOST);
     }

@@ -42,10 +42,11 @@ describe('judgeRequestBody', () => {
   it('refuses OpenAI hosted tools (also inside a namespace) and background responses', () => {
     const base = CODEX[0]?.body ?? {};
     const tools = base['tools'] as object[];
-    const hosted = [{ type: 'mcp', server_url: 'https://attacker.example' }, { type: 'web_search' }, { type: 'web_search', external_web_access: true }, { type: 'web_search_preview' }, { type: 'file_search' }, { type: 'code_interpreter' }, { type: 'image_generation' }, { type: 'computer_use_preview' }, { type: 'namespace', name: 'n', tools: [{ type: 'mcp' }] }];
+    const hosted = [{ type: 'mcp', server_url: 'https://attacker.example' }, { type: 'web_search' }, { type: 'web_search', external_web_access: true }, { type: 'web_search_preview' }, { type: 'file_search' }, { type: 'code_interpreter' }, { type: 'image_generation' }, { type: 'computer_use_preview' }, { type: 'tool_search' }, { type: 'tool_search', execution: 'server' }, { type: 'namespace', name: 'n', tools: [{ type: 'mcp' }] }];
     for (const tool of hosted) expect(judgeRequestBody('openai-responses', { ...base, tools: [...tools, tool] }, null)).toMatchObject({ allowed: false, refusal: 'server_tool_refused' });
     expect(judgeRequestBody('openai-responses', { ...base, background: true }, null)).toMatchObject({ allowed: false, refusal: 'server_tool_refused' });
-    for (const tool of [{ type: 'custom', name: 'apply_patch' }, { type: 'local_shell' }]) expect(judgeRequestBody('openai-responses', { ...base, tools: [...tools, tool] }, null).allowed).toBe(true);
+    // What Codex 0.169.0 sends for gpt-5.5 (recording codex-cloud/a10): hosted search without live access, and a client-run tool search.
+    for (const tool of [{ type: 'custom', name: 'apply_patch' }, { type: 'local_shell' }, { type: 'web_search', external_web_access: false }, { type: 'tool_search', execution: 'client' }]) expect(judgeRequestBody('openai-responses', { ...base, tools: [...tools, tool] }, null).allowed).toBe(true);
   });
 
   it('refuses what is not a JSON object with a tool list', () => {

@@ -27,7 +27,7 @@ const exchange = (extra: Partial<WireExchange> = {}): WireExchange => ({
 });
 const runtime = (observed: string | null, tokens: Partial<Telemetry> = {}): Telemetry =>
   TelemetrySchema.parse({ ...UNKNOWN_TELEMETRY, observed_model: observed, observed_model_source: observed === null ? null : 'codex_rollout_turn_context', ...tokens });
-const REQUESTED = { model: 'claude-sonnet-4-5', local_provider: null };
+const REQUESTED: { model: string | null; local_provider: string | null } = { model: 'claude-sonnet-4-5', local_provider: null };
 
 describe('wireFactsOf', () => {
   it('totals an attempt: counts by outcome, sorted distinct models, token sums, budget and credential refusals', () => {

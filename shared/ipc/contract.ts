@@ -24,6 +24,8 @@ import { ProofProjectionSchema } from '../publish/replay';
 import { LocalProviderReadinessSchema, ReadinessReportSchema, RuntimeReadinessSchema } from '../runtime/readiness';
 import { SandboxReadinessSchema } from '../sandbox/sandbox-readiness';
 import { TelemetrySchema } from '../runtime/telemetry';
+import { WireFactsSchema } from '../runtime/wire';
+import { EgressRefusalSchema, MAX_SHOWN_REFUSALS } from '../fork/egress-refusals';
 import { ListForksRequestSchema, ListForksResponseSchema } from './fork-list-channel';
 import { defineChannels, type BridgeOf, type ReplyOf, type RequestOf, type ResponseOf } from './define-channels';
 
@@ -88,6 +90,10 @@ export const BranchDetailSchema = z.strictObject({
   duration_ms: z.number().int().nullable(),
   /** The verified receipt's containment; null when there is no verified receipt or it predates containment. */
   containment: ReceiptContainmentSchema.nullable(),
+  /** Issue 28: the verified receipt's wire facts; absent without a gateway or a verified receipt. */
+  wire: WireFactsSchema.optional(),
+  /** Issue 28: what the current attempt's egress refused (recorded, unsigned); absent when nothing was. */
+  egress_refusals: z.array(EgressRefusalSchema).max(MAX_SHOWN_REFUSALS).optional(),
 });
 export type BranchDetail = z.infer<typeof BranchDetailSchema>;
 

@@ -2,7 +2,8 @@
  * Issue 28 end to end through the real CLI: `--budget-tokens` is validated with stable codes and
  * frozen in the contract (absent without the flag); a branch without a gateway has a receipt with no
  * wire facts that verifies as before, and a receipt re-signed with the fork's own key to claim wire
- * facts its contract binds no gateway for is refused (`wire_mismatch`).
+ * facts its contract binds no gateway for is refused (`wire_mismatch`); `fork status` lists what a
+ * branch's egress refused.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -62,6 +63,18 @@ describe('wire facts and the token budget in a fork', () => {
       ['branch-claude', false, ['wire_mismatch']],
       ['branch-codex', true, []],
     ]);
+  });
+
+  it('fork status shows the egress refusals of each branch, alike ones counted once, in text and JSON', { timeout: 120_000 }, async () => {
+    const h = new ForkHarness(tempDir('citadel-wire-'));
+    await h.simulate({ claude: { edits: [] }, codex: { edits: [] } });
+    const { doc } = await h.startJson(['--runtimes', 'claude,codex'], FILE_KEYS);
+    const denial = { host: '127.0.0.1', port: 11434, reason: 'path_not_allowed', method: 'POST', path: '/api/pull' };
+    writeFileSync(h.attemptFile(doc.fork_id, 'branch-codex', 'egress-denials.jsonl'), `${JSON.stringify(denial)}\n${JSON.stringify(denial)}\nnot a denial\n`);
+    const json = JSON.parse((await h.cli(['fork', 'status', doc.fork_id, '--json'], FILE_KEYS)).stdout) as { egress_refusals?: unknown };
+    expect(json.egress_refusals).toEqual({ 'branch-codex': [{ ...denial, count: 2 }] });
+    const text = (await h.cli(['fork', 'status', doc.fork_id], FILE_KEYS)).stdout;
+    expect(text).toContain('    refused: path_not_allowed POST 127.0.0.1:11434/api/pull (x2)');
   });
 
   it('a fork started without --budget-tokens has no token budget in its contract', { timeout: 120_000 }, async () => {

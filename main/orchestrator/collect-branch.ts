@@ -10,7 +10,7 @@ import type { BranchRecord, ForkRecord } from '../../shared/fork/fork-record';
 import { branchResultOf, InstructionFileSchema, type ExecutionReceipt, type ForkReceipt, type Observation, type VerifierStep } from '../../shared/fork/receipts';
 import { UNKNOWN_TELEMETRY, type FailureCode, type ParsedRuntimeOutput } from '../../shared/runtime/telemetry';
 import type { WireFacts } from '../../shared/runtime/wire';
-import { wireFactsOf, wireFailureOf } from '../../shared/runtime/wire-facts';
+import { wireFactsOf } from '../../shared/runtime/wire-facts';
 import { collectInstructionFiles } from '../evidence/instruction-files';
 import { signEnvelope } from '../evidence/signing/sign-envelope';
 import { readWireExchanges } from '../evidence/wire-exchanges';
@@ -32,6 +32,7 @@ import { readTail } from '../store/read-bounded-text';
 import { CHECKPOINT, DECISION_RECORD, readStoredJson } from '../store/read-stored-json';
 import { runVerifierCommand } from '../verifier/run-verifier-command';
 import type { OrchestratorContext } from '../host/context';
+import { failureOf, type RunEnd } from './branch-failure';
 import { containedVerifier, runtimeEnvironmentOf } from './branch-containment';
 import { branchPortBlock, readLaunchFacts } from './launch-branch';
 import { setupEvidence } from './setup-branch';
@@ -40,12 +41,6 @@ import { readKeptPaths } from '../setup/setup-facts';
 import { releasePortBlocks } from '../workspace/port-blocks';
 import { changedWorktreeIncludes, copyWorktreeIncludes, CopiedIncludesSchema, type CopiedInclude } from '../workspace/worktree-include';
 import { forkFile } from '../store/fork-layout';
-
-export type RunEnd =
-  | { kind: 'exited'; status: ExitedStatus }
-  | { kind: 'not_started'; failure: FailureCode }
-  /** STOP ended a run whose supervisor left no exited record (it was gone, hung, or killed by STOP). */
-  | { kind: 'stopped_unrecorded'; started_at: string };
 
 export interface CollectInput {
   readonly fork: ForkRecord;
@@ -255,20 +250,6 @@ async function parseRun(ctx: OrchestratorContext, input: CollectInput, files: At
 async function wireFactsFor(files: AttemptFiles, input: CollectInput): Promise<WireFacts | null> {
   if (!bindsGateway(input.contract, input.branch.branch_id)) return null;
   return wireFactsOf((await readWireExchanges(files.wire)) ?? []);
-}
-
-/**
- * The wire's budget and credential failures come before the runtime's own word (which only saw a
- * refused request) and before the verifier: a branch past its token budget fails even when what it
- * left passes. Containment and the operator's stop still come first.
- */
-function failureOf(end: RunEnd, violations: readonly ContainmentViolation[], parsed: ParsedRuntimeOutput | null, wire: WireFacts | null): FailureCode | null {
-  if (end.kind === 'not_started') return end.failure;
-  if (violations.length > 0) return 'WORKTREE_CONTAINMENT_VIOLATION';
-  if (end.kind === 'stopped_unrecorded' || end.status.stopped) return 'STOPPED_BY_OPERATOR';
-  if (end.status.timed_out) return 'BUDGET_EXCEEDED';
-  if (end.status.spawn_error !== null) return 'RUNTIME_NOT_FOUND';
-  return wireFailureOf(wire) ?? parsed?.failure_code ?? null;
 }
 
 async function resultCommit(files: AttemptFiles, repository: BranchRepository, fork: ForkRecord, branch: BranchRecord) {

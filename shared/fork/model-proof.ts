@@ -38,7 +38,7 @@ export type ModelProof = z.infer<typeof ModelProofSchema>;
  * do not come from a cryptographically verified receipt; `wire` also when the run had no gateway.
  *
  * The wire outranks the runtime (issue 28): it saw what the provider answered, where stdout and a
- * rollout are written inside the sandbox. Several served models, or one the requests did not name,
+ * rollout are written inside the sandbox. Several served models, or one other than the profile's,
  * fail the proof whatever the runtime says. Without a wire the proof has exactly its earlier shape.
  */
 export function modelProof(requested: { model: string | null; local_provider: string | null }, trusted: Telemetry | null, wire: WireFacts | null = null): ModelProof {
@@ -55,9 +55,10 @@ export function modelProof(requested: { model: string | null; local_provider: st
   }
   const [first] = wire.served_models;
   const served = wire.served_models.length === 1 && first !== undefined ? first : null;
-  // Served as asked: one model served, and it is the one model the requests named.
-  const asAsked = served !== null && wire.requested_models.length === 1 && wire.requested_models[0] === served;
+  // Served as asked: one model served, the profile's own; a legacy profile names none, so one its requests named.
+  // A refused request for another model changes nothing here: it was never served.
+  const asAsked = served !== null && (requested.model === null ? wire.requested_models.includes(served) : served === requested.model);
   const shown = served !== null && ModelIdSchema.safeParse(served).success ? served : null;
-  const wireStatus: ModelProofStatus = !asAsked || (requested.model !== null && served !== requested.model) ? 'failed' : shown === null ? 'unknown' : 'passed';
+  const wireStatus: ModelProofStatus = !asAsked ? 'failed' : shown === null ? 'unknown' : 'passed';
   return { ...base, observed_model: shown, status: wireStatus, observed_model_source: 'gateway_wire', warnings };
 }

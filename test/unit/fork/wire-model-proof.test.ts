@@ -95,6 +95,9 @@ describe('model proof from the wire', () => {
     // A legacy profile (default) still needs the served model to be the one its requests named.
     expect(proof(wireFactsOf([exchange({ served_model: 'claude-haiku-4-5' })]), null, { model: null, local_provider: null }).status).toBe('failed');
     expect(proof(wireFactsOf([exchange()]), null, { model: null, local_provider: null }).status).toBe('passed');
+    // A request for another model that the gateway refused was never served: the proof stands on what was.
+    const refusedOther = exchange({ outcome: 'refused', refusal: 'model_not_allowed', status: null, requested_model: 'claude-opus-4-1', served_model: null, input_tokens: null, output_tokens: null });
+    expect(proof(wireFactsOf([exchange(), refusedOther])).status).toBe('passed');
   });
 
   it('falls back to the runtime telemetry, marked as its source, when the wire saw no served model; missing stays unknown', () => {

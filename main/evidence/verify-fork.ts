@@ -8,7 +8,7 @@ import { canonicalProfileOrder, executorSetDigest, profileDigest } from '../../s
 import { synthesizeLegacyProfiles } from '../../shared/executors/legacy-runtimes';
 import type { RuntimeProfile } from '../../shared/executors/runtime-profile';
 import type { BranchEvidence, VerificationReason } from '../../shared/fork/compare';
-import { ContractV1Schema, ContractV2Schema, type Contract } from '../../shared/fork/contract';
+import { bindsGateway, ContractV1Schema, ContractV2Schema, type Contract } from '../../shared/fork/contract';
 import type { BranchRecord, ForkRecord } from '../../shared/fork/fork-record';
 import { modelProof } from '../../shared/fork/model-proof';
 import { branchResultOf, ExecutionReceiptSchema, ForkReceiptSchema, ObservationSchema, type ExecutionReceipt, type Observation } from '../../shared/fork/receipts';
@@ -178,7 +178,7 @@ async function verifyBranch(
       receipt_verified: verified,
       receipt: verified ? receipt : null,
       reasons,
-      model_proof: modelProof(requested, verified ? receipt.telemetry : null),
+      model_proof: modelProof(requested, verified ? receipt.telemetry : null, verified ? (receipt.wire ?? null) : null),
       execution_receipt_digest: verified ? digests.execution : null,
       fork_receipt_digest: verified ? digests.wrapper : null,
       required_steps: requiredSteps,
@@ -221,6 +221,8 @@ async function verifyBranch(
   if (contract !== null && contractDigest !== null && !containmentAgrees(contract, contractDigest, branch.branch_id, receipt)) own.push('containment_mismatch');
   if (contract !== null && !setupAgrees(contract, receipt)) own.push('setup_mismatch');
   if (contract !== null && !worktreeIncludeAgrees(contract, receipt)) own.push('worktree_include_mismatch');
+  // Issue 28: a gateway branch's receipt states what the wire saw; a receipt without a gateway claims no wire.
+  if (contract !== null && bindsGateway(contract, branch.branch_id) !== (receipt.wire !== undefined)) own.push('wire_mismatch');
   if (record.schema_version === 2) {
     digests.wrapper = verifyWrapper(stored, forkId, record, contract, branch, receipt, checked.receipt_digest, publicKey, own);
   }

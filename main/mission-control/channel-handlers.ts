@@ -36,6 +36,7 @@ export function channelHandlers(ctx: OrchestratorContext, drives: BackgroundDriv
           workflow: request.workflow ?? undefined,
           budgetSeconds: request.budget_seconds ?? undefined,
           maxAttempts: request.max_attempts ?? undefined,
+          budgetTokens: request.budget_tokens ?? undefined,
           containment: request.containment ?? 'auto',
           includeConfirmed: request.include_confirmed ?? undefined,
         },

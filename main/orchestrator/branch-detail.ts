@@ -5,6 +5,7 @@ import { verifyFork } from '../evidence/verify-fork';
 import { diffText } from '../git/diff';
 import type { OrchestratorContext } from '../host/context';
 import { ForkRequestSchema } from '../../shared/fork/fork-request';
+import { branchRefusals } from './egress-refusals';
 
 // A diff viewer cannot usefully render more; the summary still counts every file and line.
 const MAX_DIFF_BYTES = 4 * 1024 * 1024;
@@ -20,6 +21,7 @@ export async function branchDetail(ctx: OrchestratorContext, forkId: string, bra
   const evidence = verified.branches.find((b) => b.branch_id === branchId);
   if (!branch || !evidence) throw new CitadelError('BRANCH_NOT_FOUND', `no branch ${branchId} in ${forkId}`, { details: { fork_id: forkId, branch_id: branchId } });
   const receipt = evidence.receipt;
+  const refusals = await branchRefusals(ctx, forkId, branch);
   return {
     fork_id: forkId,
     branch_id: branchId,
@@ -35,6 +37,8 @@ export async function branchDetail(ctx: OrchestratorContext, forkId: string, bra
     diff_text: receipt === null ? null : await privateDiff(ctx, forkId, receipt),
     duration_ms: receipt?.duration_ms ?? null,
     containment: receipt?.containment ?? null,
+    ...(receipt?.wire === undefined ? {} : { wire: receipt.wire }),
+    ...(refusals.length === 0 ? {} : { egress_refusals: refusals }),
   };
 }
 

@@ -5,12 +5,15 @@ import { z } from 'zod';
 import { canonicalJson } from '../../shared/canonical-json';
 import { digestOf, sha256Digest } from '../../shared/digest';
 import { CitadelError } from '../../shared/errors';
-import type { Contract } from '../../shared/fork/contract';
+import { bindsGateway, type Contract } from '../../shared/fork/contract';
 import type { BranchRecord, ForkRecord } from '../../shared/fork/fork-record';
 import { branchResultOf, InstructionFileSchema, type ExecutionReceipt, type ForkReceipt, type Observation, type VerifierStep } from '../../shared/fork/receipts';
 import { UNKNOWN_TELEMETRY, type FailureCode, type ParsedRuntimeOutput } from '../../shared/runtime/telemetry';
+import type { WireFacts } from '../../shared/runtime/wire';
+import { wireFactsOf } from '../../shared/runtime/wire-facts';
 import { collectInstructionFiles } from '../evidence/instruction-files';
 import { signEnvelope } from '../evidence/signing/sign-envelope';
+import { readWireExchanges } from '../evidence/wire-exchanges';
 import type { BranchRepository } from '../git/branch-repository';
 import { commitBranchResult } from '../git/commit';
 import { checkContainment, containmentSnapshot, type ContainmentSnapshot, type ContainmentViolation } from '../git/containment';
@@ -29,6 +32,7 @@ import { readTail } from '../store/read-bounded-text';
 import { CHECKPOINT, DECISION_RECORD, readStoredJson } from '../store/read-stored-json';
 import { runVerifierCommand } from '../verifier/run-verifier-command';
 import type { OrchestratorContext } from '../host/context';
+import { failureOf, type RunEnd } from './branch-failure';
 import { containedVerifier, runtimeEnvironmentOf } from './branch-containment';
 import { branchPortBlock, readLaunchFacts } from './launch-branch';
 import { setupEvidence } from './setup-branch';
@@ -37,12 +41,6 @@ import { readKeptPaths } from '../setup/setup-facts';
 import { releasePortBlocks } from '../workspace/port-blocks';
 import { changedWorktreeIncludes, copyWorktreeIncludes, CopiedIncludesSchema, type CopiedInclude } from '../workspace/worktree-include';
 import { forkFile } from '../store/fork-layout';
-
-export type RunEnd =
-  | { kind: 'exited'; status: ExitedStatus }
-  | { kind: 'not_started'; failure: FailureCode }
-  /** STOP ended a run whose supervisor left no exited record (it was gone, hung, or killed by STOP). */
-  | { kind: 'stopped_unrecorded'; started_at: string };
 
 export interface CollectInput {
   readonly fork: ForkRecord;
@@ -86,7 +84,8 @@ export async function collectBranch(ctx: OrchestratorContext, journal: Journal, 
   const includesChanged = ran ? await worktreeIncludeCheck(files, input) : [];
   const parsed = end.kind === 'exited' && violations.length === 0 ? await parseRun(ctx, input, files, end.status) : null;
 
-  const runtimeFailure = failureOf(end, violations, parsed);
+  const wire = await wireFactsFor(files, input);
+  const runtimeFailure = failureOf(end, violations, parsed, wire);
   const result = violations.length === 0 && ran ? await resultCommit(files, input.repository, fork, branch) : null;
   crashPoint('receipt.collect:after-commit');
   const diff = result ? await diffSummary(input.repository, fork.base_revision, result.commit) : null;
@@ -143,6 +142,7 @@ export async function collectBranch(ctx: OrchestratorContext, journal: Journal, 
     ...(copied === null ? {} : { worktree_include: copied }),
     ports: launch?.ports ?? null,
     ...(setup === null ? {} : { setup }),
+    ...(wire === null ? {} : { wire }),
   };
   const receiptEnvelope = signEnvelope(receipt, input.signer.privateKey);
   await writePrivateJson(files.receipt, receiptEnvelope);
@@ -242,13 +242,14 @@ async function parseRun(ctx: OrchestratorContext, input: CollectInput, files: At
   });
 }
 
-function failureOf(end: RunEnd, violations: readonly ContainmentViolation[], parsed: ParsedRuntimeOutput | null): FailureCode | null {
-  if (end.kind === 'not_started') return end.failure;
-  if (violations.length > 0) return 'WORKTREE_CONTAINMENT_VIOLATION';
-  if (end.kind === 'stopped_unrecorded' || end.status.stopped) return 'STOPPED_BY_OPERATOR';
-  if (end.status.timed_out) return 'BUDGET_EXCEEDED';
-  if (end.status.spawn_error !== null) return 'RUNTIME_NOT_FOUND';
-  return parsed?.failure_code ?? null;
+/**
+ * The wire facts of a branch the contract sends through the gateway (zero when it saw nothing, the
+ * run never started included); null without a gateway. Read from the host-written file, never from
+ * anything the sandbox can write.
+ */
+async function wireFactsFor(files: AttemptFiles, input: CollectInput): Promise<WireFacts | null> {
+  if (!bindsGateway(input.contract, input.branch.branch_id)) return null;
+  return wireFactsOf((await readWireExchanges(files.wire)) ?? []);
 }
 
 async function resultCommit(files: AttemptFiles, repository: BranchRepository, fork: ForkRecord, branch: BranchRecord) {

@@ -4,7 +4,7 @@ import { branchIdFor } from '../../shared/executors/executor-set-description';
 import { canonicalProfileOrder, executorSetDigest, profileDigest } from '../../shared/executors/executor-digests';
 import { synthesizeLegacyProfiles } from '../../shared/executors/legacy-runtimes';
 import type { RuntimeProfile } from '../../shared/executors/runtime-profile';
-import { DEFAULT_BUDGET, MAX_ATTEMPTS_LIMIT, type Budget, type ContractV1, type ContractV2 } from '../../shared/fork/contract';
+import { DEFAULT_BUDGET, MAX_ATTEMPTS_LIMIT, MAX_BUDGET_TOKENS, type Budget, type ContractV1, type ContractV2 } from '../../shared/fork/contract';
 import { ForkRecordSchema, type ForkRecord } from '../../shared/fork/fork-record';
 import { gitBranchName } from '../../shared/fork/ids';
 import { repositoryInfo } from '../git/repository';
@@ -37,6 +37,8 @@ export interface CreateForkInput {
   readonly budgetSeconds?: number | undefined;
   /** Attempts each branch may have, its first included (the budget's max_attempts). */
   readonly maxAttempts?: number | undefined;
+  /** Issue 28: input plus output tokens each branch may spend through its provider gateway (`--budget-tokens`). */
+  readonly budgetTokens?: number | undefined;
   readonly demo?: boolean;
   /** `auto` (the default): the platform's sandbox, or SANDBOX_UNAVAILABLE; `runtime-only`: the operator's explicit choice. */
   readonly containment?: ContainmentChoice | undefined;
@@ -61,7 +63,7 @@ const MAX_OBJECTIVE_BYTES = 64 * 1024;
 export async function createFork(ctx: OrchestratorContext, input: CreateForkInput): Promise<CreatedFork> {
   const objective = validObjective(input.objective);
   const { profiles, schemaVersion } = resolveProfiles(input.executors, ctx);
-  const budget = validBudget(input.budgetSeconds, input.maxAttempts);
+  const budget = validBudget(input.budgetSeconds, input.maxAttempts, input.budgetTokens);
   const repo = await repositoryInfo(input.repo);
   const loaded = await resolveWorkflow({ file: input.workflowFile, inline: input.workflow }, repo.root, ctx.env);
   if (loaded.workflow.setup?.some((step) => usesNpmConfig(step.command)) === true) safeNpmCacheRoot(ctx, repo.root);
@@ -158,17 +160,22 @@ export function validObjective(objective: string): string {
   return trimmed;
 }
 
-function validBudget(seconds: number | undefined, attempts: number | undefined): Budget {
+function validBudget(seconds: number | undefined, attempts: number | undefined, tokens: number | undefined): Budget {
   if (seconds !== undefined && (!Number.isInteger(seconds) || seconds < 1 || seconds > 7 * 24 * 3600)) {
     throw new CitadelError('BUDGET_INVALID', '--budget-seconds must be a whole number of seconds from 1 to 604800');
   }
   if (attempts !== undefined && (!Number.isInteger(attempts) || attempts < 1 || attempts > MAX_ATTEMPTS_LIMIT)) {
     throw new CitadelError('BUDGET_INVALID', `--max-attempts must be a whole number from 1 to ${MAX_ATTEMPTS_LIMIT}`);
   }
+  if (tokens !== undefined && (!Number.isInteger(tokens) || tokens < 1 || tokens > MAX_BUDGET_TOKENS)) {
+    throw new CitadelError('BUDGET_INVALID', `--budget-tokens must be a whole number of tokens from 1 to ${MAX_BUDGET_TOKENS}`);
+  }
+  // Absent, not null, without a token budget: every contract without one keeps its digest.
   return {
     ...DEFAULT_BUDGET,
     ...(seconds === undefined ? {} : { max_duration_seconds: seconds }),
     ...(attempts === undefined ? {} : { max_attempts: attempts }),
+    ...(tokens === undefined ? {} : { max_tokens: tokens }),
   };
 }
 

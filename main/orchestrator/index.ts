@@ -29,6 +29,7 @@ export { labelledStatus } from './fork-labels';
 export { forkOverview } from './fork-overview';
 export { branchWorktree } from './branch-worktree';
 export { setupFailures } from './setup-branch';
+export { egressRefusals } from './egress-refusals';
 export { landingChecks, confirmLanding } from './landing-actions';
 export { exportReplay, exportProof, proofProjection } from './export-actions';
 export type { PublicArtifact } from '../publish/export-public';

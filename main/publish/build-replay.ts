@@ -1,6 +1,7 @@
 import { digestOf } from '../../shared/digest';
 import { compareBranches } from '../../shared/fork/compare';
 import { publicContainment } from '../../shared/fork/containment-display';
+import { publicWireFacts } from '../../shared/publish/public-wire';
 import type { Replay } from '../../shared/publish/replay';
 import { verifyFork, type VerifiedFork } from '../evidence/verify-fork';
 import type { OrchestratorContext } from '../host/context';
@@ -69,6 +70,8 @@ export async function buildReplay(ctx: OrchestratorContext, forkId: string, veri
           steps: (receipt?.verifier.steps ?? []).map((s) => ({ id: s.id, status: s.status, exit_code: s.exit_code, timed_out: s.timed_out })),
         },
         ...(receipt?.containment ? { containment: receipt.containment } : {}),
+        // Absent without a gateway, so every earlier replay stays byte-identical.
+        ...(receipt?.wire ? { wire: publicWireFacts(receipt.wire, evidence.model_proof) } : {}),
       };
     }),
     comparison: { outcome: comparison.outcome, recommended_branch_id: comparison.recommended_branch_id },

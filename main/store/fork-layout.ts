@@ -71,7 +71,7 @@ const ATTEMPT_FILES = {
   liveTrail: 'live-trail.json',
   /** Connections the run's egress bridge refused, one JSON line each (EGRESS_DENIALS_FILE, written by the supervisor). */
   egressDenials: 'egress-denials.jsonl',
-  /** What the run's provider gateway saw of each request, one JSON line each (WIRE_FILE, written by the supervisor; issue 28). */
+  /** What the provider gateway saw, one WireExchange JSON line per request (WIRE_FILE, written by the supervisor; issue 28). */
   wire: 'wire.jsonl',
   containment: 'containment.json',
   /** The workflow's setup as it ran in this attempt's worktree (main/setup/setup-facts.ts), and the ignored paths it left for the verifier. */
@@ -91,6 +91,8 @@ const ATTEMPT_FILES = {
 
 /** The supervisor writes egress denials beside the status file it is given, under this name. */
 export const EGRESS_DENIALS_FILE = ATTEMPT_FILES.egressDenials;
+
+/** The supervisor's gateway writes its wire exchanges beside the status file it is given, under this name. */
 export const WIRE_FILE = ATTEMPT_FILES.wire;
 
 /** The staging folder a fork is written in before it is renamed into `forks/<fork_id>`. */

@@ -3,6 +3,7 @@ import { ReceiptContainmentSchema } from './containment-facts';
 import type { ExecutionReceipt } from './receipts';
 import { isComparableBranch } from './fork-state';
 import { ModelProofSchema, ModelProofStatusSchema, type ModelProof } from './model-proof';
+import { WireFactsSchema } from '../runtime/wire';
 
 /** Why a branch cannot be compared, or whose evidence is incomplete: enumerated, never free text. */
 export const VERIFICATION_REASONS = [
@@ -39,6 +40,8 @@ export const VERIFICATION_REASONS = [
   'setup_mismatch',
   /** Issue 13: the receipt's copied `.worktreeinclude` files (path, digest) are not the ones its contract froze. */
   'worktree_include_mismatch',
+  /** Issue 28: the receipt states wire facts for a branch without a gateway, or none for one with a gateway. */
+  'wire_mismatch',
 ] as const;
 export const VerificationReasonSchema = z.enum(VERIFICATION_REASONS);
 export type VerificationReason = z.infer<typeof VerificationReasonSchema>;
@@ -79,6 +82,12 @@ export const ComparedBranchSchema = z.strictObject({
   deletions: z.number().int().nullable(),
   duration_ms: z.number().int().nullable(),
   cost_usd: z.number().nullable(),
+  /** Issue 28: from the wire when the branch had a gateway (Citadel's own count), else the runtime's telemetry; null when unknown. */
+  input_tokens: z.number().int().nullable(),
+  output_tokens: z.number().int().nullable(),
+  tokens_source: z.enum(['gateway_wire', 'runtime_telemetry']).nullable(),
+  /** Issue 28: the verified receipt's wire facts; null without a gateway or a verified receipt. Shown, never deciding. */
+  wire: WireFactsSchema.nullable(),
   warnings: z.array(z.string()),
   /**
    * The containment the verified receipt records; null when there is no verified receipt or the
@@ -139,6 +148,19 @@ export function compareBranches(evidence: readonly BranchEvidence[]): Comparison
 
 const evidenceComplete = (b: ComparedBranch): boolean => b.required_evidence.present >= b.required_evidence.required;
 
+/**
+ * The tokens shown for a branch: the wire's sums when it had a gateway (an incomplete sum, where an
+ * answer reported no usage, is unknown rather than a low number), else the runtime's own report.
+ */
+function tokensOf(r: ExecutionReceipt | null): Pick<ComparedBranch, 'input_tokens' | 'output_tokens' | 'tokens_source'> {
+  if (r === null) return { input_tokens: null, output_tokens: null, tokens_source: null };
+  if (r.wire !== undefined) {
+    return r.wire.usage_complete ? { input_tokens: r.wire.input_tokens, output_tokens: r.wire.output_tokens, tokens_source: 'gateway_wire' } : { input_tokens: null, output_tokens: null, tokens_source: null };
+  }
+  const { input_tokens, output_tokens } = r.telemetry;
+  return { input_tokens, output_tokens, tokens_source: input_tokens === null && output_tokens === null ? null : 'runtime_telemetry' };
+}
+
 function compareOne(e: BranchEvidence): ComparedBranch {
   // Unverified facts never reach a comparison, even if a caller hands them over.
   const r = e.receipt_verified ? e.receipt : null;
@@ -148,9 +170,13 @@ function compareOne(e: BranchEvidence): ComparedBranch {
   if (e.receipt_verified && r !== null && !comparable) reasons.push('runtime_did_not_complete');
   if (r?.telemetry.cost_usd === null) warnings.push('cost_unknown');
   if (r?.duration_ms === null) warnings.push('duration_unknown');
-  if (r?.telemetry.input_tokens === null || r?.telemetry.output_tokens === null) warnings.push('tokens_unknown');
+  const tokens = tokensOf(r);
+  if (r !== null && (tokens.input_tokens === null || tokens.output_tokens === null)) warnings.push('tokens_unknown');
   if (e.model_proof.status === 'failed') warnings.push('model_mismatch');
   if (e.model_proof.status === 'unknown') warnings.push('model_unproven');
+  warnings.push(...(e.model_proof.warnings ?? []));
+  // The wire refused requests (a model, a server tool, the budget): the run did not get all it asked for.
+  if ((r?.wire?.refused ?? 0) > 0) warnings.push('gateway_refusals');
   // The logs kept only the supervisor's cap of what the runtime printed (issue 12).
   if (r?.output_truncated) warnings.push('output_truncated');
   const present = r ? r.verifier.steps.filter((s) => s.status !== 'not_run').length : 0;
@@ -173,6 +199,8 @@ function compareOne(e: BranchEvidence): ComparedBranch {
     deletions: r?.diff?.deletions ?? null,
     duration_ms: r?.duration_ms ?? null,
     cost_usd: r?.telemetry.cost_usd ?? null,
+    ...tokens,
+    wire: r?.wire ?? null,
     warnings,
     containment: r?.containment ?? null,
   };

@@ -34,11 +34,20 @@ export const PolicySchema = z.strictObject({
 /** Budget (decisions D8): unknown cost limit is null, meaning unlimited. */
 export const MAX_ATTEMPTS_LIMIT = 10;
 
+/** The largest token budget a contract takes: far beyond any run, still a safe integer everywhere. */
+export const MAX_BUDGET_TOKENS = 1_000_000_000;
+
 export const BudgetSchema = z.strictObject({
   max_duration_seconds: z.number().int().min(1).max(7 * 24 * 3600),
   max_cost_usd: z.number().positive().nullable(),
   /** Attempts per branch, the first included: `fork resolve --retry` past it is refused. */
   max_attempts: z.number().int().min(1).max(MAX_ATTEMPTS_LIMIT),
+  /**
+   * Issue 28: input plus output tokens the provider gateway lets a branch spend (`--budget-tokens`);
+   * past it the gateway refuses and the branch ends BUDGET_EXCEEDED. Absent: unlimited, and every
+   * contract without it keeps its digest.
+   */
+  max_tokens: z.number().int().min(1).max(MAX_BUDGET_TOKENS).optional(),
 });
 export type Budget = z.infer<typeof BudgetSchema>;
 
@@ -83,3 +92,14 @@ export const ContractV2Schema = z.strictObject({
 export type ContractV1 = z.infer<typeof ContractV1Schema>;
 export type ContractV2 = z.infer<typeof ContractV2Schema>;
 export type Contract = ContractV1 | ContractV2;
+
+/** The token budget the gateway enforces for every branch of the fork; null when the contract sets none. */
+export function budgetTokensOf(contract: Contract): number | null {
+  return contract.budget.max_tokens ?? null;
+}
+
+/** Whether the contract sends this branch's runtime through the provider gateway, so its receipt carries wire facts. */
+export function bindsGateway(contract: Contract, branchId: string): boolean {
+  const containment = contract.containment;
+  return containment?.mode === 'contained' && containment.runtimes[branchId]?.egress.kind === 'gateway';
+}

@@ -5,6 +5,7 @@ import { FailureCodeSchema, TelemetrySchema } from '../runtime/telemetry';
 import { BranchIdSchema, CommitShaSchema, ForkIdSchema, IssuerIdSchema, IsoTimeSchema } from './ids';
 import { RuntimeLabelSchema } from './fork-record';
 import { WorktreeIncludeEntrySchema } from './contract';
+import { WireFactsSchema } from '../runtime/wire';
 
 export const DiffSummarySchema = z.strictObject({
   files_changed: z.number().int().nonnegative(),
@@ -111,6 +112,11 @@ export const ExecutionReceiptSchema = z.strictObject({
   ports: PortBlockSchema.nullable().optional(),
   /** Issue 13: the workflow's setup, when its contract has one; absent in receipts of forks without setup. */
   setup: SetupEvidenceSchema.optional(),
+  /**
+   * Issue 28: what the provider gateway saw, when the contract binds a gateway for the branch (all
+   * zero when it saw nothing); absent for runs without a gateway and in earlier receipts.
+   */
+  wire: WireFactsSchema.optional(),
 });
 export type ExecutionReceipt = z.infer<typeof ExecutionReceiptSchema>;
 

@@ -7,7 +7,7 @@ import { CleanabilitySchema } from '../fork/cleanability';
 import { ComparisonSchema } from '../fork/compare';
 import { ContainmentChoiceSchema, ReceiptContainmentSchema } from '../fork/containment-facts';
 import { ForkContainmentSchema } from '../fork/containment-display';
-import { MAX_ATTEMPTS_LIMIT } from '../fork/contract';
+import { MAX_ATTEMPTS_LIMIT, MAX_BUDGET_TOKENS } from '../fork/contract';
 import { ForkEventSchema, PastForkEventSchema } from '../fork/events';
 import { BranchIdSchema, ForkIdSchema } from '../fork/ids';
 import { ForkStatusSchema } from '../fork/fork-record';
@@ -24,6 +24,8 @@ import { ProofProjectionSchema } from '../publish/replay';
 import { LocalProviderReadinessSchema, ReadinessReportSchema, RuntimeReadinessSchema } from '../runtime/readiness';
 import { SandboxReadinessSchema } from '../sandbox/sandbox-readiness';
 import { TelemetrySchema } from '../runtime/telemetry';
+import { WireFactsSchema } from '../runtime/wire';
+import { EgressRefusalSchema, MAX_SHOWN_REFUSALS } from '../fork/egress-refusals';
 import { ListForksRequestSchema, ListForksResponseSchema } from './fork-list-channel';
 import { defineChannels, type BridgeOf, type ReplyOf, type RequestOf, type ResponseOf } from './define-channels';
 
@@ -58,6 +60,8 @@ export const StartForkRequestSchema = z.strictObject({
   budget_seconds: z.number().int().min(1).max(7 * 24 * 3600).nullable(),
   /** Attempts per branch (the contract's max_attempts); absent or null means the default, 1. */
   max_attempts: z.number().int().min(1).max(MAX_ATTEMPTS_LIMIT).nullable().optional(),
+  /** Issue 28: the token budget each branch's provider gateway enforces; absent or null means none. */
+  budget_tokens: z.number().int().min(1).max(MAX_BUDGET_TOKENS).nullable().optional(),
   /** `auto` (the platform's OS sandbox, else SANDBOX_UNAVAILABLE) or the weaker `runtime-only`; absent or null means auto. */
   containment: ContainmentChoiceSchema.nullable().optional(),
   /** The digest of the `.worktreeinclude` list the operator ticked in the preview (issue 27); it confirms that list only. */
@@ -86,6 +90,10 @@ export const BranchDetailSchema = z.strictObject({
   duration_ms: z.number().int().nullable(),
   /** The verified receipt's containment; null when there is no verified receipt or it predates containment. */
   containment: ReceiptContainmentSchema.nullable(),
+  /** Issue 28: the verified receipt's wire facts; absent without a gateway or a verified receipt. */
+  wire: WireFactsSchema.optional(),
+  /** Issue 28: what the current attempt's egress refused (recorded, unsigned); absent when nothing was. */
+  egress_refusals: z.array(EgressRefusalSchema).max(MAX_SHOWN_REFUSALS).optional(),
 });
 export type BranchDetail = z.infer<typeof BranchDetailSchema>;
 

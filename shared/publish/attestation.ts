@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DigestSchema } from '../digest';
 import { ErrorCodeSchema } from '../errors';
 import { CommitShaSchema, ForkIdSchema } from '../fork/ids';
+import { PublicWireFactsSchema } from './public-wire';
 import { ReplaySchema } from './replay';
 
 /**
@@ -14,6 +15,8 @@ export const DSSE_PAYLOAD_TYPE = 'application/vnd.in-toto+json';
 export const IN_TOTO_STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
 /** One branch with a verified receipt: what produced its result commit. */
 export const BRANCH_PREDICATE_TYPE = 'urn:citadel:attestation:branch-result:v1';
+/** Issue 28: v1 plus what the provider gateway saw; written for a branch that ran through one (v1 still verifies). */
+export const BRANCH_PREDICATE_TYPE_V2 = 'urn:citadel:attestation:branch-result:v2';
 /** The fork's decision: comparison outcome, selection and landing. */
 export const DECISION_PREDICATE_TYPE = 'urn:citadel:attestation:fork-decision:v1';
 
@@ -72,7 +75,13 @@ export const BranchPredicateSchema = z.strictObject({
   }),
   artifacts: ArtifactDigestsSchema,
 });
-export type BranchPredicate = z.infer<typeof BranchPredicateSchema>;
+export type BranchPredicateV1 = z.infer<typeof BranchPredicateSchema>;
+
+export const BranchPredicateV2Schema = BranchPredicateSchema.extend({
+  branch: BranchPredicateSchema.shape.branch.extend({ wire: PublicWireFactsSchema }),
+});
+export type BranchPredicateV2 = z.infer<typeof BranchPredicateV2Schema>;
+export type BranchPredicate = BranchPredicateV1 | BranchPredicateV2;
 
 export const DecisionPredicateSchema = z.strictObject({
   fork_id: ForkIdSchema,
@@ -96,11 +105,15 @@ const statement = <T extends string, P extends z.ZodType>(predicateType: T, pred
   });
 
 export const BranchStatementSchema = statement(BRANCH_PREDICATE_TYPE, BranchPredicateSchema);
+export const BranchStatementV2Schema = statement(BRANCH_PREDICATE_TYPE_V2, BranchPredicateV2Schema);
 export const DecisionStatementSchema = statement(DECISION_PREDICATE_TYPE, DecisionPredicateSchema);
-export const CitadelStatementSchema = z.discriminatedUnion('predicateType', [BranchStatementSchema, DecisionStatementSchema]);
-export type BranchStatement = z.infer<typeof BranchStatementSchema>;
+export const CitadelStatementSchema = z.discriminatedUnion('predicateType', [BranchStatementSchema, BranchStatementV2Schema, DecisionStatementSchema]);
+export type BranchStatement = z.infer<typeof BranchStatementSchema> | z.infer<typeof BranchStatementV2Schema>;
 export type DecisionStatement = z.infer<typeof DecisionStatementSchema>;
 export type CitadelStatement = z.infer<typeof CitadelStatementSchema>;
+
+/** A branch statement of any version. */
+export const isBranchStatement = (s: CitadelStatement): s is BranchStatement => s.predicateType !== DECISION_PREDICATE_TYPE;
 
 /** Subject names: the fork branch's git branch for a result commit, and this for the landed merge commit. */
 export const landedSubjectName = (forkId: string): string => `citadel/${forkId}/landed`;

@@ -4,6 +4,7 @@ import { ReceiptContainmentSchema } from '../fork/containment-facts';
 import { PublicContainmentSchema } from '../fork/containment-display';
 import { StateChangeSchema } from '../fork/fork-record';
 import { ModelProofStatusSchema } from '../fork/model-proof';
+import { PublicWireFactsSchema } from './public-wire';
 
 /**
  * The public replay (spec/operation-fork.md, Redacted replay): built only from these allowlisted
@@ -65,6 +66,8 @@ export const ReplaySchema = z.strictObject({
       }),
       /** The verified receipt's containment (backend, its version, policy digest); absent when unverified or predating containment. */
       containment: ReceiptContainmentSchema.optional(),
+      /** Issue 28: what the provider gateway saw (public-safe models, counts, tokens, booleans); absent without a gateway or a verified receipt. */
+      wire: PublicWireFactsSchema.optional(),
     }),
   ),
   comparison: z.strictObject({

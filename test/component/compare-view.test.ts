@@ -46,6 +46,9 @@ describe('compare view', () => {
     expect(claudeDuration).toHaveTextContent(/^unknown$/);
     expect(codexCost).toHaveTextContent('$0.0100');
     expect(codexDuration).toHaveTextContent('1.0 s');
+    // Issue 28: tokens are shown beside cost, from the runtime here (no gateway), never deciding.
+    expect(rowOf(/^tokens/i)).toHaveTextContent(/not deciding/);
+    expect(within(rowOf(/^tokens/i)).getAllByRole('cell')[0]).toHaveTextContent(/^unknown \/ unknown$/);
     // The evidence table decides; it does not mention cost or speed.
     expect(screen.getByRole('table', { name: /evidence/i })).not.toHaveTextContent(/\$0|1\.0 s/);
   });

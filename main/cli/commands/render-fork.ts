@@ -3,11 +3,17 @@ import type { ForkEvent } from '../../../shared/fork/events';
 import type { ForkStatus } from '../../../shared/fork/fork-record';
 import type { LandingCheck } from '../../../shared/fork/landing';
 import type { SetupFailure } from '../../../shared/fork/workflow';
+import { describeRefusal, type EgressRefusal } from '../../../shared/fork/egress-refusals';
 import type { ForkListing } from '../../../shared/fork/fork-summary';
 import { marked } from './render-comparison';
 
-/** One fork; `fork status FORK_ID` adds the containment its contract binds and why a branch's setup failed. */
-export function renderForkStatus(status: ForkStatus, containment?: ForkContainment, setupFailures: Readonly<Record<string, SetupFailure>> = {}): string {
+/** One fork; `fork status FORK_ID` adds the containment its contract binds, why a branch's setup failed and what its egress refused. */
+export function renderForkStatus(
+  status: ForkStatus,
+  containment?: ForkContainment,
+  setupFailures: Readonly<Record<string, SetupFailure>> = {},
+  refusals: Readonly<Record<string, readonly EgressRefusal[]>> = {},
+): string {
   const lines = [
     `${status.fork_id}${status.demo ? ' [demo]' : ''}  ${status.state}  (schema ${status.schema_version}, revision ${status.revision}; revision and states recorded, not signed)`,
     `  title     ${status.title ?? (status.title_standing === 'unverified' ? '(unverified: the objective does not match its contract)' : '(untitled)')}`,
@@ -19,6 +25,7 @@ export function renderForkStatus(status: ForkStatus, containment?: ForkContainme
     ...status.branches.flatMap((b) => [
       `  ${b.branch_id.padEnd(28)} ${b.runtime.padEnd(7)} ${b.state.padEnd(8)}${b.failure_code ? ` ${b.failure_code}` : ''}${b.blocked_reason ? ` (${b.blocked_reason}${b.blocked_code ? `: ${b.blocked_code}` : ''})` : ''}${b.attempt > 1 ? ` attempt ${b.attempt}` : ''}`,
       ...setupFailureLines(setupFailures[b.branch_id]),
+      ...(refusals[b.branch_id] ?? []).map((r) => `    refused: ${describeRefusal(r)}`),
     ]),
   ];
   return `${lines.join('\n')}\n`;

@@ -5,9 +5,11 @@ import { gitBranchName } from '../../../shared/fork/ids';
 import type { ExecutionReceipt } from '../../../shared/fork/receipts';
 import {
   BRANCH_PREDICATE_TYPE,
+  BRANCH_PREDICATE_TYPE_V2,
   DECISION_PREDICATE_TYPE,
   IN_TOTO_STATEMENT_TYPE,
   landedSubjectName,
+  type BranchPredicateV1,
   type BranchStatement,
   type CommitSubject,
   type DecisionPredicate,
@@ -43,35 +45,34 @@ export function buildStatements(inputs: AttestationInputs): [...BranchStatement[
     // The proof report was built from its own read of the evidence: both reads must agree.
     if (shown?.execution_receipt_digest !== evidence.execution_receipt_digest || evidence.execution_receipt_digest === null) throw changed(forkId);
     const receipt = evidence.receipt;
-    return {
-      _type: IN_TOTO_STATEMENT_TYPE,
-      subject: [resultSubject(forkId, evidence.branch_id, receipt)],
-      predicateType: BRANCH_PREDICATE_TYPE,
-      predicate: {
-        fork_id: forkId,
-        contract,
-        branch: {
-          branch_id: shown.branch_id,
-          profile_id: shown.profile_id,
-          runtime: shown.runtime,
-          provider: shown.provider,
-          requested_model: shown.requested_model,
-          observed_model: shown.observed_model,
-          model_proof: shown.model_proof,
-          executor_profile_digest: shown.executor_profile_digest,
-          verifier: shown.verifier,
-          ...(shown.containment === undefined ? {} : { containment: shown.containment }),
-          attempt: receipt.attempt,
-          status: receipt.status,
-          failure_code: receipt.failure_code,
-          base_revision: receipt.base_revision,
-          result_commit: receipt.result_commit,
-          execution_receipt_digest: evidence.execution_receipt_digest,
-          fork_receipt_digest: evidence.fork_receipt_digest,
-        },
-        artifacts,
+    const v1: BranchPredicateV1 = {
+      fork_id: forkId,
+      contract,
+      branch: {
+        branch_id: shown.branch_id,
+        profile_id: shown.profile_id,
+        runtime: shown.runtime,
+        provider: shown.provider,
+        requested_model: shown.requested_model,
+        observed_model: shown.observed_model,
+        model_proof: shown.model_proof,
+        executor_profile_digest: shown.executor_profile_digest,
+        verifier: shown.verifier,
+        ...(shown.containment === undefined ? {} : { containment: shown.containment }),
+        attempt: receipt.attempt,
+        status: receipt.status,
+        failure_code: receipt.failure_code,
+        base_revision: receipt.base_revision,
+        result_commit: receipt.result_commit,
+        execution_receipt_digest: evidence.execution_receipt_digest,
+        fork_receipt_digest: evidence.fork_receipt_digest,
       },
+      artifacts,
     };
+    const subject = [resultSubject(forkId, evidence.branch_id, receipt)];
+    // A branch that ran through a gateway gets v2, carrying the wire facts; every other keeps v1, unchanged.
+    if (shown.wire === undefined) return { _type: IN_TOTO_STATEMENT_TYPE, subject, predicateType: BRANCH_PREDICATE_TYPE, predicate: v1 };
+    return { _type: IN_TOTO_STATEMENT_TYPE, subject, predicateType: BRANCH_PREDICATE_TYPE_V2, predicate: { ...v1, branch: { ...v1.branch, wire: shown.wire } } };
   });
   if (replay.landing.landed !== (inputs.mergeCommit !== null)) throw changed(forkId);
   const landed: CommitSubject[] = inputs.mergeCommit === null ? [] : [{ name: landedSubjectName(forkId), digest: { gitCommit: inputs.mergeCommit } }];

@@ -1,5 +1,6 @@
 import { describeContainment } from '../../../shared/fork/containment-display';
 import type { BranchPredicate, DecisionPredicate } from '../../../shared/publish/attestation';
+import type { PublicWireFacts } from '../../../shared/publish/public-wire';
 
 /** What one verified branch envelope proves about its subject, one fact per line (`citadel verify`). */
 export function branchFacts(p: BranchPredicate): string[] {
@@ -12,9 +13,17 @@ export function branchFacts(p: BranchPredicate): string[] {
     `verifier ${b.verifier.status}${steps === '' ? '' : `: ${steps}`}`,
     `model proof ${b.model_proof}: requested ${b.requested_model}${b.provider === null ? '' : ` via ${b.provider}`}, observed ${b.observed_model ?? 'nothing'}`,
     `containment ${describeContainment(b.containment ?? null, true).text}`,
+    ...('wire' in b ? [wireFact(b.wire)] : []),
     `execution receipt ${b.execution_receipt_digest}${b.fork_receipt_digest === null ? '' : `, fork receipt ${b.fork_receipt_digest}`}`,
     `contract ${p.contract.contract_digest}, executor profile ${b.executor_profile_digest ?? 'none (schema 1)'}`,
   ];
+}
+
+/** The provider gateway's witness of a v2 branch, in one line. */
+function wireFact(w: PublicWireFacts): string {
+  const models = w.served_models.length === 0 ? 'no model named' : `served ${w.served_models.join(', ')}`;
+  const flags = [w.budget_exceeded ? 'token budget exceeded' : '', w.credential_failed ? 'credential failed' : '', w.models_withheld ? 'a model name withheld' : ''].filter(Boolean);
+  return `gateway ${w.requests} requests (${w.completed} completed, ${w.refused} refused), ${models}, ${w.input_tokens} in / ${w.output_tokens} out tokens${w.usage_complete ? '' : ' (at least)'}${flags.length === 0 ? '' : `; ${flags.join(', ')}`}`;
 }
 
 /** What the decision envelope proves: comparison, selection and landing as they stood when attested. */

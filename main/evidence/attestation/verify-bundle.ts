@@ -2,8 +2,8 @@ import { createPublicKey, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
 import type { ErrorCode } from '../../../shared/errors';
 import {
-  BRANCH_PREDICATE_TYPE,
   CitadelStatementSchema,
+  isBranchStatement,
   DSSE_PAYLOAD_TYPE,
   DsseEnvelopeSchema,
   landedSubjectName,
@@ -120,7 +120,7 @@ function verifyLine(text: string, line: number, key: { key: KeyObject; digest: s
   if (key !== null && !signatureHolds({ payloadType }, bytes, sig, key.key)) refuse('ATTESTATION_SIGNATURE_INVALID', `line ${line}: the signature does not verify over the payload with the public key`, line);
   const statement = readStatement(bytes, line);
   if (statement.predicate.contract.signer_public_key_digest !== keyid) refuse('ATTESTATION_KEYID_MISMATCH', `line ${line}: the predicate's signer key is not the envelope's keyid`, line);
-  report.envelopes.push({ line, predicate_type: statement.predicateType, subjects: statement.subject, facts: statement.predicateType === BRANCH_PREDICATE_TYPE ? branchFacts(statement.predicate) : decisionFacts(statement.predicate) });
+  report.envelopes.push({ line, predicate_type: statement.predicateType, subjects: statement.subject, facts: isBranchStatement(statement) ? branchFacts(statement.predicate) : decisionFacts(statement.predicate) });
   return { line, statement };
 }
 
@@ -135,7 +135,7 @@ function readStatement(bytes: Buffer, line: number): CitadelStatement {
   const statement = CitadelStatementSchema.safeParse(value);
   if (!statement.success) refuse('ATTESTATION_STATEMENT_INVALID', `line ${line}: the payload is not an in-toto Statement v1 with a Citadel predicate: ${z.prettifyError(statement.error)}`, line);
   const s = statement.data;
-  if (s.predicateType === BRANCH_PREDICATE_TYPE && !sameSubjects(s.subject, [resultSubject(s.predicate.fork_id, s.predicate.branch.branch_id, s.predicate.branch)])) {
+  if (isBranchStatement(s) && !sameSubjects(s.subject, [resultSubject(s.predicate.fork_id, s.predicate.branch.branch_id, s.predicate.branch)])) {
     refuse('ATTESTATION_STATEMENT_INVALID', `line ${line}: the subject is not the branch's result commit`, line);
   }
   return s;
@@ -151,10 +151,10 @@ function checkBundle(lines: readonly Verified[], report: AttestationVerification
     if (JSON.stringify([p.contract, p.artifacts]) !== bound) refuse('ATTESTATION_BUNDLE_INCONSISTENT', `line ${line} binds another contract or other artifacts than line 1`, line);
   }
   report.fork_id = first.fork_id;
-  const decisions = lines.filter((l): l is Verified & { statement: DecisionStatement } => l.statement.predicateType !== BRANCH_PREDICATE_TYPE);
+  const decisions = lines.filter((l): l is Verified & { statement: DecisionStatement } => !isBranchStatement(l.statement));
   const [decision, extra] = decisions;
   if (decision === undefined || extra !== undefined) refuse('ATTESTATION_BUNDLE_INCONSISTENT', `the bundle holds ${decisions.length} decision envelopes; exactly one is expected`, extra?.line ?? null);
-  const branches = lines.filter((l): l is Verified & { statement: BranchStatement } => l.statement.predicateType === BRANCH_PREDICATE_TYPE);
+  const branches = lines.filter((l): l is Verified & { statement: BranchStatement } => isBranchStatement(l.statement));
   const listed = decision.statement.predicate.branches.filter((b) => b.receipt_verified);
   if (branches.length !== listed.length) refuse('ATTESTATION_BUNDLE_INCONSISTENT', `the decision lists ${listed.length} verified branches; the bundle attests ${branches.length}`, decision.line);
   for (const { line, statement } of branches) {

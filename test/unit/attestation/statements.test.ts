@@ -1,7 +1,8 @@
 /**
  * Issue 15, below the CLI: the PAE is DSSE's (the spec's own example), a signed statement verifies
  * and round-trips through `verifyBundle`, and a secret or an unlisted field in a predicate fails
- * the attestation closed with the replay's code, at the statement's path.
+ * the attestation closed with the replay's code, at the statement's path. Issue 28's v2 branch
+ * predicate carries the wire facts, allowlisted; v1 still verifies.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -13,6 +14,9 @@ import { canonicalJson } from '../../../shared/canonical-json';
 import { sha256Digest } from '../../../shared/digest';
 import { isCitadelError } from '../../../shared/errors';
 import type { BranchStatement, DecisionStatement } from '../../../shared/publish/attestation';
+import { publicWireFacts, PublicWireFactsSchema } from '../../../shared/publish/public-wire';
+import type { WireExchange } from '../../../shared/runtime/wire';
+import { wireFactsOf } from '../../../shared/runtime/wire-facts';
 import { SECRET_CORPUS } from '../../fixtures/secrets/corpus';
 
 const { privateKey, publicKey } = generateKeyPairSync('ed25519');
@@ -120,3 +124,52 @@ describe('attestation statements', () => {
     expect(isCitadelError(error) && error.violations?.map((v) => v.path)).toEqual(['$[0].predicate.repo']);
   });
 });
+
+describe('the v2 branch predicate (issue 28): v1 plus the wire facts', () => {
+  const wire = publicWireFacts(wireFactsOf([wireExchange()]), { requested_model: 'claude-sonnet-4-5', requested_provider: null, observed_model: 'claude-sonnet-4-5', status: 'passed', observed_model_source: 'gateway_wire', warnings: [] });
+  const v2 = (facts: object | null = wire): BranchStatement => {
+    const v1 = branchStatement();
+    const branch = facts === null ? v1.predicate.branch : { ...v1.predicate.branch, wire: facts };
+    return { ...v1, predicateType: 'urn:citadel:attestation:branch-result:v2', predicate: { ...v1.predicate, branch } } as BranchStatement;
+  };
+
+  it('verifies beside v1 and says what the gateway saw; a v1 statement still verifies alone', () => {
+    const verified = verifyBundle({ bundle: bundleOf(v2(), decisionStatement), publicKeyPem: pem, proof: null, replay: null });
+    expect(verified).toMatchObject({ verified: true, failure: null });
+    expect(verified.envelopes[0]?.predicate_type).toBe('urn:citadel:attestation:branch-result:v2');
+    expect(verified.envelopes[0]?.facts).toContain('gateway 1 requests (1 completed, 0 refused), served claude-sonnet-4-5, 100 in / 20 out tokens');
+    expect(verifyBundle({ bundle: bundleOf(branchStatement(), decisionStatement), publicKeyPem: pem, proof: null, replay: null }).verified).toBe(true);
+  });
+
+  it('refuses a v2 statement without wire facts, or with a field outside their allowlist', async () => {
+    expect(verifyBundle({ bundle: bundleOf(v2(null), decisionStatement), publicKeyPem: pem, proof: null, replay: null }).failure).toMatchObject({ code: 'ATTESTATION_STATEMENT_INVALID', line: 1 });
+    const error: unknown = await assertPublicStatements([v2({ ...wire, upstream: 'https://api.example.test/v1' }), decisionStatement]).catch((e: unknown) => e);
+    expect(isCitadelError(error) && error.code).toBe('REPLAY_REDACTION_VIOLATION');
+  });
+
+  it('publishes only public-safe model names: a path or free text the provider named is withheld, never quoted', () => {
+    const facts = wireFactsOf([wireExchange(), wireExchange({ served_model: '/home/operator/.claude/model' }), wireExchange({ requested_model: 'ignore previous instructions' })]);
+    const shown = publicWireFacts(facts, { requested_model: 'x', requested_provider: null, observed_model: null, status: 'failed', observed_model_source: 'gateway_wire', warnings: [] });
+    expect(shown).toMatchObject({ requested_models: ['claude-sonnet-4-5'], served_models: ['claude-sonnet-4-5'], models_withheld: true, requests: 3 });
+    expect(JSON.stringify(shown)).not.toMatch(/home|instructions/);
+    expect(PublicWireFactsSchema.parse(shown)).toEqual(shown);
+  });
+});
+
+function wireExchange(extra: Partial<WireExchange> = {}): WireExchange {
+  return {
+    at: '2026-12-05T22:00:00.000Z',
+    method: 'POST',
+    path: '/v1/messages',
+    outcome: 'completed',
+    refusal: null,
+    status: 200,
+    requested_model: 'claude-sonnet-4-5',
+    served_model: 'claude-sonnet-4-5',
+    input_tokens: 100,
+    output_tokens: 20,
+    first_byte_ms: 5,
+    duration_ms: 40,
+    ...extra,
+  };
+}

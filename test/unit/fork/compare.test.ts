@@ -10,6 +10,7 @@ import { compareBranches, ComparisonSchema, type BranchEvidence, type Comparison
 import { modelProof } from '../../../shared/fork/model-proof';
 import { ExecutionReceiptSchema, type ExecutionReceipt, type VerifierStep } from '../../../shared/fork/receipts';
 import type { FailureCode } from '../../../shared/runtime/telemetry';
+import { wireFactsOf } from '../../../shared/runtime/wire-facts';
 
 const FORK_ID = 'fork-01jz8y3k7q2w5e9r4t6y8v0a1b';
 const BASE = 'a'.repeat(40);
@@ -279,9 +280,33 @@ describe('compare: unknown stays null', () => {
       deletions: null,
       duration_ms: null,
       cost_usd: null,
+      input_tokens: null,
+      output_tokens: null,
+      tokens_source: null,
+      wire: null,
       warnings: ['model_unproven'],
       containment: null,
     });
+  });
+
+  it('issue 28: a branch with wire facts shows the wire tokens, the proof from the wire and its disagreement warnings', () => {
+    const exchange = { at: '2026-01-02T03:04:05.000Z', method: 'POST', path: '/v1/messages', status: 200, first_byte_ms: 1, duration_ms: 2, requested_model: 'claude-sonnet-4-5' } as const;
+    const wire = wireFactsOf([
+      { ...exchange, outcome: 'completed', refusal: null, served_model: 'claude-sonnet-4-5', input_tokens: 120, output_tokens: 50 },
+      { ...exchange, outcome: 'refused', refusal: 'server_tool_refused', status: null, served_model: null, input_tokens: null, output_tokens: null, first_byte_ms: null },
+    ]);
+    const base = passed('branch-a');
+    const r = base.receipt === null ? null : { ...base.receipt, wire };
+    const withWire: BranchEvidence = { ...base, receipt: r, model_proof: modelProof({ model: 'claude-sonnet-4-5', local_provider: null }, r?.telemetry ?? null, wire) };
+    const c = compare([withWire, passed('branch-b')]);
+    expect(branch(c, 'branch-a')).toMatchObject({ input_tokens: 120, output_tokens: 50, tokens_source: 'gateway_wire', wire, model_proof: 'passed' });
+    expect(branch(c, 'branch-a').warnings).toEqual(['wire_telemetry_tokens_mismatch', 'gateway_refusals']);
+    expect(branch(c, 'branch-b')).toMatchObject({ input_tokens: 100, output_tokens: 50, tokens_source: 'runtime_telemetry', wire: null });
+    // A wire sum missing an answer's usage is unknown, not a low number.
+    const partial = wireFactsOf([{ ...exchange, outcome: 'completed', refusal: null, served_model: 'claude-sonnet-4-5', input_tokens: 1, output_tokens: null }]);
+    const cut = compare([{ ...withWire, receipt: r === null ? null : { ...r, wire: partial } }, passed('branch-b')]);
+    expect(branch(cut, 'branch-a')).toMatchObject({ input_tokens: null, output_tokens: null, tokens_source: null });
+    expect(branch(cut, 'branch-a').warnings).toContain('tokens_unknown');
   });
 
   it('carries the verified receipt containment, which never decides; unverified facts stay out', () => {

@@ -16,6 +16,7 @@ interface StartOptions extends JsonOption {
   workflow?: string;
   budgetSeconds?: number;
   maxAttempts?: number;
+  budgetTokens?: number;
   detach?: boolean;
   containment: ContainmentChoice;
   includeConfirmed?: true | Digest;
@@ -32,6 +33,7 @@ export function startCommand(fork: Command, io: Io): void {
     .option('--repo <dir>', 'target git repository', '.')
     .option('--workflow <file>', 'workflow file (steps, verifier, protected paths)')
     .option('--budget-seconds <n>', 'time budget per branch in seconds (default 1800)', parseWholeNumber)
+    .option('--budget-tokens <n>', 'input plus output tokens each branch may spend through its provider gateway; past it the gateway refuses and the branch fails BUDGET_EXCEEDED (default: no limit)', parseWholeNumber)
     .option('--max-attempts <n>', 'attempts per branch, the first included; `fork resolve --retry` past it is refused (default 1)', parseWholeNumber)
     .option(
       '--containment <mode>',
@@ -59,6 +61,7 @@ export function startCommand(fork: Command, io: Io): void {
           workflowFile: options.workflow,
           budgetSeconds: options.budgetSeconds,
           maxAttempts: options.maxAttempts,
+          budgetTokens: options.budgetTokens,
           containment: options.containment,
           includeConfirmed: options.includeConfirmed === true ? 'current-list' : options.includeConfirmed,
         },

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { openOrchestratorContext } from '../../../host/open-context';
-import { forkContainment, forkStatus, labelledStatus, listForks, setupFailures } from '../../../orchestrator';
+import { egressRefusals, forkContainment, forkStatus, labelledStatus, listForks, setupFailures } from '../../../orchestrator';
 import { printJson, type Io } from '../../output';
 import { renderForkList, renderForkStatus } from '../render-fork';
 import type { JsonOption } from './fork-output';
@@ -23,7 +23,9 @@ export function statusCommand(fork: Command, io: Io): void {
       const status = await labelledStatus(ctx, await forkStatus(ctx, forkId));
       const containment = await forkContainment(ctx, forkId);
       const setup = await setupFailures(ctx, forkId);
-      if (options.json) printJson(io, { ...status, containment, ...(Object.keys(setup).length === 0 ? {} : { setup_failures: setup }) });
-      else io.stdout(renderForkStatus(status, containment, setup));
+      const refusals = await egressRefusals(ctx, forkId);
+      const extra = { ...(Object.keys(setup).length === 0 ? {} : { setup_failures: setup }), ...(Object.keys(refusals).length === 0 ? {} : { egress_refusals: refusals }) };
+      if (options.json) printJson(io, { ...status, containment, ...extra });
+      else io.stdout(renderForkStatus(status, containment, setup, refusals));
     });
 }

@@ -469,8 +469,9 @@ export function defineTamperSuite(schema: 1 | 2): void {
       // Every reason tampering can produce was produced (runtime_did_not_complete needs a verified
       // receipt of a run that did not complete; schema 1 has no wrapper or observation to break; this
       // fork has no setup and no .worktreeinclude, whose reasons test/integration/setup/setup-evidence-binding.test.ts
-      // and test/integration/workspace/copied-include-evidence.test.ts produce).
-      const NOT_IN_THIS_FORK = new Set(['runtime_did_not_complete', 'setup_mismatch', 'worktree_include_mismatch']);
+      // and test/integration/workspace/copied-include-evidence.test.ts produce; and no gateway, whose wire_mismatch
+      // test/integration/fork/wire-and-token-budget.test.ts produces).
+      const NOT_IN_THIS_FORK = new Set(['runtime_did_not_complete', 'setup_mismatch', 'worktree_include_mismatch', 'wire_mismatch']);
       const reachable = VERIFICATION_REASONS.filter(
         (x) => !NOT_IN_THIS_FORK.has(x) && (schema === 2 || !((x.startsWith('wrapper_') && x !== 'wrapper_missing') || x === 'observation_mismatch')),
       );

@@ -4,7 +4,7 @@ import { digestOf, sha256Digest } from '../../shared/digest';
 import { CitadelError, isCitadelError } from '../../shared/errors';
 import type { RuntimeProfile } from '../../shared/executors/runtime-profile';
 import { ReceiptContainmentSchema, type ReceiptContainment } from '../../shared/fork/containment-facts';
-import type { Contract } from '../../shared/fork/contract';
+import { budgetTokensOf, type Contract } from '../../shared/fork/contract';
 import { containmentDigest, type ContainmentTemplate } from '../../shared/sandbox/containment-policy';
 import type { BranchRecord } from '../../shared/fork/fork-record';
 import { PortBlockSchema, type PortBlock } from '../../shared/fork/receipts';
@@ -181,7 +181,7 @@ async function containedLaunch(
 ): Promise<PreparedLaunch> {
   const gateway =
     template.egress.kind === 'gateway'
-      ? await prepareGatewayLaunch(ctx, { rule: template.egress, adapter: input.adapter, profile: input.profile, attemptDir: input.attemptDir, budgetTokens: null })
+      ? await prepareGatewayLaunch(ctx, { rule: template.egress, adapter: input.adapter, profile: input.profile, attemptDir: input.attemptDir, budgetTokens: budgetTokensOf(input.contract) })
       : null;
   const policy = await runtimeLaunchPolicy(ctx, template, { ...input, worktree: path.resolve(input.worktree), gateway: gateway?.inside ?? null });
   const launchDir = attemptSandboxDirs(input.attemptDir).launch;

@@ -6,7 +6,8 @@ import type { GatewaySpec } from '../../sandbox/gateway/gateway-spec';
 import { createTlsInterception } from '../../sandbox/gateway/tls-interception';
 import { hostUpstreamDeps, upstreamCredentialFor } from '../credentials/credential-for-grant';
 import { denialRecorder, egressDenialsFile } from './egress-denials';
-import { wireFile, wireRecorder } from './wire-recorder';
+import { wireFile } from '../../evidence/wire-exchanges';
+import { wireRecorder } from './wire-recorder';
 
 export interface ServedGateway {
   close(): Promise<void>;

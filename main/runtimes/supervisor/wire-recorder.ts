@@ -1,19 +1,12 @@
 import { appendFileSync } from 'node:fs';
-import path from 'node:path';
 import type { WireExchange } from '../../../shared/runtime/wire';
 import { PRIVATE_FILE_MODE } from '../../store/atomic-file';
-import { WIRE_FILE } from '../../store/fork-layout';
 
 /**
  * A run's requests past this many are still witnessed by the gateway (the budget counts them) but not
  * written: a runtime looping on requests must not fill the disk. The receipt's totals are then a lower bound.
  */
 export const MAX_RECORDED_EXCHANGES = 10_000;
-
-/** The attempt's wire file: beside the run status, in the attempt folder, which no sandbox sees. */
-export function wireFile(statusFile: string): string {
-  return path.join(path.dirname(statusFile), WIRE_FILE);
-}
 
 /**
  * Records what the gateway saw of each request as one JSON line, owner-only. Synchronous appends, so

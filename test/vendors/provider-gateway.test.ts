@@ -26,6 +26,8 @@ afterEach(async () => {
 });
 
 const CLAUDE = 'branch-claude-sonnet';
+/** A fork needs two executors: a second Claude profile beside the one under test. */
+const CLAUDE_TWIN = { ...CLAUDE_PROFILE, profile_id: 'claude-twin' } as const;
 const OLLAMA = 'branch-codex-ollama';
 // The profile's model is written into the probe: `node --test` would read another argument as a test file.
 const PROBE = readFileSync(path.join(import.meta.dirname, 'gateway-probe.mjs'), 'utf8').replaceAll('process.argv[2]', JSON.stringify(CLAUDE_PROFILE.model));
@@ -108,12 +110,15 @@ describe('the provider gateway with the real CLIs', () => {
     // Inside, the probe searched the environment, every /proc environ and cmdline, and the filesystem.
     const [probed] = claudeResultsIn(anthropic.toolResults(), fork.worktree(id, CLAUDE)).slice(1, 2);
     const seen = probeLines(probed?.content);
-    expect(Number(seen.SCANNED), probed?.content).toBeGreaterThan(100);
+    // The sandbox holds few files of its own (its worktree, its home, the toolchain; /usr is skipped).
+    expect(Number(seen.SCANNED), probed?.content).toBeGreaterThan(20);
     expect(seen.SECRETS).toBe('none');
     expect(seen.CREDFILES?.split(' ').filter((file) => file.includes('.credentials.json')) ?? []).toEqual([]);
     // With its placeholder, the sandbox's requests the runtime never makes were refused; a wrong key too.
     expect([seen.MCP, seen.OTHERMODEL, seen.WEBFETCH, seen.WRONGKEY]).toEqual(['403', '403', '403', '403']);
-    expect(anthropic.requests().filter((r) => JSON.stringify(r.body).includes('mcp_servers') || (r.body as { model?: string }).model !== CLAUDE_PROFILE.model)).toEqual([]);
+    // (The conversation itself quotes the probe's source, so only the requests' own fields are looked at.)
+    const body = (r: LoggedRequest): { model?: string; mcp_servers?: unknown; tools?: { type?: string }[] } => r.body as never;
+    expect(anthropic.requests().filter((r) => body(r).mcp_servers !== undefined || body(r).model !== CLAUDE_PROFILE.model || (body(r).tools ?? []).some((t) => t.type?.startsWith('web_')))).toEqual([]);
     expect(denialsOf(fork, id, CLAUDE).map((d) => d.reason).sort()).toEqual(['mcp_servers_refused', 'model_not_allowed', 'placeholder_mismatch', 'server_tool_refused']);
 
     // The receipts' wire facts are what the upstreams served, witnessed by the gateway.
@@ -138,21 +143,20 @@ describe('the provider gateway with the real CLIs', () => {
     for (const file of filesUnder(home)) expect(readFileSync(path.join(home, file), 'utf8'), file).not.toContain(realKey);
   });
 
-  it('a provider that serves another model fails the proof, and a Codex rollout rewritten inside the branch changes nothing', async () => {
+  it("a provider that serves another model fails the proof, whatever the runtime's own records say", async () => {
     const fork = new VendorFork(tempDir());
     const anthropic = await startAnthropicServer({ scenario: { kind: 'script', turns: CLAUDE_FIX }, responseModel: 'claude-haiku-4-5' });
-    // Codex rewrites the model in its own rollout (where the proof used to read it) before fixing the bug.
-    const rewrite = `for f in $(find "$CODEX_HOME/sessions" -name 'rollout-*.jsonl'); do sed -i 's/"model":"${OLLAMA_PROFILE.model}"/"model":"qwen3-coder:7b"/g' "$f"; done; grep -rho '"model":"[^"]*"' "$CODEX_HOME/sessions" | sort -u`;
-    const local = await startLocalModelServer({ scenario: { kind: 'script', turns: [{ cmd: rewrite }, ...codexShellFix(OLLAMA)] } });
+    // An Ollama tag pointing elsewhere: the provider answers with another model than the profile asks.
+    const local = await startLocalModelServer({ scenario: { kind: 'script', turns: codexShellFix(OLLAMA) }, responseModel: 'qwen3-coder:7b' });
     cleanups.push(() => anthropic.close(), () => local.close());
     const doc = await fork.start([CLAUDE_PROFILE, OLLAMA_PROFILE], { ANTHROPIC_BASE_URL: anthropic.origin, ANTHROPIC_API_KEY: `sk-ant-${hex()}`, CODEX_OSS_BASE_URL: `${local.origin}/v1` });
     const id = doc.fork_id;
-    expect(local.functionOutputs()[0]?.output).toContain('qwen3-coder:7b');
     expect(wireOf(fork, id, CLAUDE)).toMatchObject({ requested_models: [CLAUDE_PROFILE.model], served_models: ['claude-haiku-4-5'] });
+    expect(wireOf(fork, id, OLLAMA)).toMatchObject({ requested_models: [OLLAMA_PROFILE.model], served_models: ['qwen3-coder:7b'] });
+    // Codex's rollout in its runtime home (the sandbox writes there; the proof used to read it) names the requested model.
+    expect(fork.branchRun(id, OLLAMA).receipt.telemetry).toMatchObject({ observed_model: OLLAMA_PROFILE.model, observed_model_source: 'codex_rollout_turn_context' });
     const compare = await fork.compare(id);
-    expect(compare.branches.find((b) => b.branch_id === CLAUDE)).toMatchObject({ model_proof: 'failed' });
-    // The wire saw Ollama serve the requested model: the rewritten rollout is not what proves it.
-    expect(compare.branches.find((b) => b.branch_id === OLLAMA)).toMatchObject({ model_proof: 'passed' });
+    for (const branchId of [CLAUDE, OLLAMA]) expect(compare.branches.find((b) => b.branch_id === branchId), branchId).toMatchObject({ model_proof: 'failed' });
   });
 
   it("refreshes an expired Claude login on the host, never in the sandbox; a refresh that fails ends the branch RUNTIME_AUTH_FAILED", async () => {
@@ -166,15 +170,17 @@ describe('the provider gateway with the real CLIs', () => {
       const credentials = path.join(fork.home, '.claude', '.credentials.json');
       mkdirSync(path.dirname(credentials));
       writeFileSync(credentials, JSON.stringify({ claudeAiOauth: { accessToken: 'sk-ant-oat01-expired', refreshToken: 'refresh-1', expiresAt: Date.now() - 60_000, scopes: ['user:inference'], subscriptionType: 'max' } }), { mode: 0o600 });
-      const doc = await fork.start([CLAUDE_PROFILE], { ANTHROPIC_BASE_URL: anthropic.origin, CLAUDE_CODE_CUSTOM_OAUTH_URL: new URL(tokens.url).origin, CLAUDE_CODE_MAX_RETRIES: '0' });
-      expect(tokens.requests.map((r) => r.refresh_token)).toEqual(['refresh-1']);
+      const doc = await fork.start([CLAUDE_PROFILE, CLAUDE_TWIN], { ANTHROPIC_BASE_URL: anthropic.origin, CLAUDE_CODE_CUSTOM_OAUTH_URL: new URL(tokens.url).origin, CLAUDE_CODE_MAX_RETRIES: '0' });
+      // Refreshed: once for both branches (under the lock the second finds what the first wrote back). Refused: each branch tries.
+      expect(tokens.requests.every((r) => r.refresh_token === 'refresh-1')).toBe(true);
+      expect(tokens.requests.length).toBe(outcome === 'refreshed' ? 1 : 2);
       if (outcome === 'refreshed') {
-        expect(branch(doc, CLAUDE)).toMatchObject({ state: 'passed' });
+        for (const branchId of [CLAUDE, 'branch-claude-twin']) expect(branch(doc, branchId), branchId).toMatchObject({ state: 'passed' });
         expect(anthropic.requests().every(bearer)).toBe(true);
         // Written back for the operator's own CLI, other fields kept.
         expect(JSON.parse(readFileSync(credentials, 'utf8'))).toMatchObject({ claudeAiOauth: { accessToken: fresh, refreshToken: 'refresh-2', subscriptionType: 'max' } });
       } else {
-        expect(branch(doc, CLAUDE)).toMatchObject({ state: 'failed', failure_code: 'RUNTIME_AUTH_FAILED' });
+        for (const branchId of [CLAUDE, 'branch-claude-twin']) expect(branch(doc, branchId), branchId).toMatchObject({ state: 'failed', failure_code: 'RUNTIME_AUTH_FAILED' });
         expect(anthropic.requests()).toEqual([]);
         expect(wireOf(fork, doc.fork_id, CLAUDE)).toMatchObject({ credential_failed: true });
       }
@@ -186,26 +192,32 @@ describe('the provider gateway with the real CLIs', () => {
     const anthropic = await startAnthropicServer({ scenario: { kind: 'script', turns: CLAUDE_FIX } });
     cleanups.push(() => anthropic.close());
     // Each scripted answer reports 123 + 45 tokens: the second crosses 300, the third is refused.
-    const doc = await fork.start([CLAUDE_PROFILE], { ANTHROPIC_BASE_URL: anthropic.origin, ANTHROPIC_API_KEY: `sk-ant-${hex()}` }, ['--budget-tokens', '300']);
-    expect(branch(doc, CLAUDE)).toMatchObject({ state: 'failed', failure_code: 'BUDGET_EXCEEDED' });
-    expect(anthropic.requests()).toHaveLength(2);
-    expect(wireOf(fork, doc.fork_id, CLAUDE)).toMatchObject({ completed: 2, input_tokens: 246, output_tokens: 90, budget_exceeded: true });
-    expect(denialsOf(fork, doc.fork_id, CLAUDE).map((d) => d.reason)).toContain('budget_exceeded');
+    const doc = await fork.start([CLAUDE_PROFILE, CLAUDE_TWIN], { ANTHROPIC_BASE_URL: anthropic.origin, ANTHROPIC_API_KEY: `sk-ant-${hex()}` }, ['--budget-tokens', '300']);
+    // Each branch has its own budget: both spend it the same way.
+    for (const branchId of [CLAUDE, 'branch-claude-twin']) {
+      expect(branch(doc, branchId), branchId).toMatchObject({ state: 'failed', failure_code: 'BUDGET_EXCEEDED' });
+      expect(wireOf(fork, doc.fork_id, branchId), branchId).toMatchObject({ completed: 2, input_tokens: 246, output_tokens: 90, budget_exceeded: true });
+      expect(denialsOf(fork, doc.fork_id, branchId).map((d) => d.reason), branchId).toContain('budget_exceeded');
+    }
+    expect(anthropic.requests()).toHaveLength(4);
   });
 
   it("Codex's cloud API over TLS terminated by the gateway: the upstream gets the real key, the wire the served model", async () => {
     const fork = new VendorFork(tempDir());
     const realKey = `sk-proj-REALKEY-${hex()}`;
     const upstream = await startRecordingServer((request, response) => answerResponses(request, response));
-    cleanups.push(() => upstream.close());
+    const local = await startLocalModelServer({ scenario: { kind: 'script', turns: codexShellFix(OLLAMA) } });
+    cleanups.push(() => upstream.close(), () => local.close());
     const profile = { profile_id: 'codex-cloud', runtime: 'codex', model: 'gpt-5.1-codex', local_provider: null, adapter_options: {} } as const;
-    const doc = await fork.start([profile], { OPENAI_BASE_URL: `${upstream.origin}/v1`, CODEX_API_KEY: realKey });
+    const doc = await fork.start([profile, OLLAMA_PROFILE], { OPENAI_BASE_URL: `${upstream.origin}/v1`, CODEX_API_KEY: realKey, CODEX_OSS_BASE_URL: `${local.origin}/v1` });
     const posts = upstream.requests().filter((r) => r.method === 'POST');
     expect(posts.length).toBeGreaterThan(0);
     for (const request of posts) expect(request.headers.authorization).toBe(`Bearer ${realKey}`);
     expect(wireOf(fork, doc.fork_id, 'branch-codex-cloud')).toMatchObject({ served_models: ['gpt-5.1-codex'], input_tokens: 321 * posts.length, output_tokens: 54 * posts.length });
     const compare = await fork.compare(doc.fork_id);
-    expect(compare.branches[0]).toMatchObject({ model_proof: 'passed' });
+    expect(compare.branches.find((b) => b.branch_id === 'branch-codex-cloud')).toMatchObject({ model_proof: 'passed' });
+    // Its model list request to chatgpt.com (sent with the key) was refused by route, never forwarded.
+    expect(denialsOf(fork, doc.fork_id, 'branch-codex-cloud').every((d) => d.reason === 'path_not_allowed' || d.reason === 'host_not_allowed')).toBe(true);
     expect(fork.branchRun(doc.fork_id, 'branch-codex-cloud').stdout).toContain('SCRIPTED-REPLY');
   });
 });

@@ -21,7 +21,10 @@ export interface GatewayOptions {
   readonly budgetTokens: number | null;
   readonly onExchange: (exchange: WireExchange) => void;
   readonly onDenial: (denial: EgressDenial) => void;
-  /** Called once, when the witnessed tokens reach the budget. */
+  /**
+   * Called once, at the first request refused because the witnessed tokens reached the budget: a
+   * runtime whose last answer crossed it and that asks nothing more still ends as it would have.
+   */
   readonly onBudgetExceeded: () => void;
   /** Called once, the first time the credential cannot be obtained or refreshed. */
   readonly onCredentialFailed: () => void;
@@ -100,7 +103,11 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
     if (!allowed.has(`${method} ${pathOf(url)}`)) return refuse('route_not_allowed');
     const placeholder = checkPlaceholder(client.headers, options.placeholder);
     if (placeholder === 'mismatch') return refuse('placeholder_mismatch');
-    if (overBudget()) return refuse('budget_exceeded');
+    if (overBudget()) {
+      // Recorded before the run is ended: the refused exchange is what says the budget decided the branch.
+      refuse('budget_exceeded');
+      return budgetExceeded();
+    }
 
     let body: Buffer | null = null;
     let requestedModel: string | null = null;
@@ -156,7 +163,6 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
     const firstByteMs = Math.round(performance.now() - started);
     const report = await relay(sent.answer, response, createAnswerWitness(rule.api, sent.answer.headers['content-type']));
     spentTokens += (report.inputTokens ?? 0) + (report.outputTokens ?? 0);
-    if (overBudget()) budgetExceeded();
     record(sent.status >= 400 ? 'upstream_error' : report.completed ? 'completed' : 'aborted', {
       status: sent.status,
       requested_model: requestedModel,

@@ -128,8 +128,9 @@ describe('citadel fork attest and citadel verify', () => {
     const merge = { name: `citadel/${forkId}/landed`, digest: { gitCommit: commit('HEAD') } };
     expect(h.gitIn(h.repo, 'rev-list', '--parents', '-n', '1', 'HEAD').split(' ')).toContain(claude.digest.gitCommit);
     expect(report.envelopes.map((e) => [e.predicate_type, e.subjects])).toEqual([
-      ['urn:citadel:attestation:branch-result:v1', [claude]],
-      ['urn:citadel:attestation:branch-result:v1', [codex]],
+      // Contained branches ran through the provider gateway: their predicate carries the wire facts.
+      ['urn:citadel:attestation:branch-result:v2', [claude]],
+      ['urn:citadel:attestation:branch-result:v2', [codex]],
       ['urn:citadel:attestation:fork-decision:v1', [claude, codex, merge]],
     ]);
     expect(report.envelopes[0]?.facts).toEqual(expect.arrayContaining(['status passed', expect.stringMatching(/^verifier passed/)]));
@@ -244,8 +245,8 @@ describe('citadel fork attest and citadel verify', () => {
     const checked = await service.handle('verifyAttestation', { bundle, public_key_pem: pem });
     expect(checked).toMatchObject({ ok: true, value: { verified: true, signer: 'verified', fork_id: forkId, failure: null } });
     expect(checked.ok && checked.value.envelopes.map((e) => e.predicate_type)).toEqual([
-      'urn:citadel:attestation:branch-result:v1',
-      'urn:citadel:attestation:branch-result:v1',
+      'urn:citadel:attestation:branch-result:v2',
+      'urn:citadel:attestation:branch-result:v2',
       'urn:citadel:attestation:fork-decision:v1',
     ]);
     // Without a key nothing is verified; with a changed payload the exact failure is named.

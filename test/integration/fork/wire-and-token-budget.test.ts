@@ -38,7 +38,8 @@ describe('wire facts and the token budget in a fork', () => {
   it('freezes the token budget; a branch without a gateway has no wire facts and verifies; claiming some is wire_mismatch', { timeout: 120_000 }, async () => {
     const h = new ForkHarness(tempDir('citadel-wire-'));
     await h.simulate({ claude: { edits: [{ path: 'src/sum.js', content: FIXED_SUM }] }, codex: { edits: [{ path: 'src/sum.js', content: WRONG_SUM }] } });
-    const { run, doc } = await h.startJson(['--runtimes', 'claude,codex', '--budget-tokens', '50000'], FILE_KEYS);
+    // Runtime-only: no provider gateway, so no wire (contained forks have one: see the next test).
+    const { run, doc } = await h.startJson(['--runtimes', 'claude,codex', '--budget-tokens', '50000', '--containment', 'runtime-only'], FILE_KEYS);
     expect(run.code, run.stderr).toBe(0);
     expect(h.readJson<{ budget: Record<string, unknown> }>(path.join(h.forkDir(doc.fork_id), 'contract.json')).budget).toEqual({
       max_duration_seconds: 1800,
@@ -60,6 +61,25 @@ describe('wire facts and the token budget in a fork', () => {
     const key = privateKeyFromText(readFileSync(path.join(h.root, 'keys', `${h.issuer}.key`), 'utf8').trim(), { issuerId: h.issuer, store: 'test' });
     writeFileSync(file, JSON.stringify(signEnvelope({ ...receipt, wire: wireFactsOf([]) }, key)));
     expect((await compare()).map((b) => [b.branch_id, b.receipt_verified, b.reasons])).toEqual([
+      ['branch-claude', false, ['wire_mismatch']],
+      ['branch-codex', true, []],
+    ]);
+  });
+
+  it('a contained branch ran through its gateway: its receipt has wire facts (none seen: the simulated runtimes call no provider), and dropping them is wire_mismatch', { timeout: 120_000 }, async () => {
+    const h = new ForkHarness(tempDir('citadel-wire-'));
+    await h.simulate({ claude: { edits: [{ path: 'src/sum.js', content: FIXED_SUM }] }, codex: { edits: [{ path: 'src/sum.js', content: WRONG_SUM }] } });
+    const { run, doc } = await h.startJson(['--runtimes', 'claude,codex'], FILE_KEYS);
+    expect(run.code, run.stderr).toBe(0);
+    const file = h.attemptFile(doc.fork_id, 'branch-claude', 'execution-receipt.json');
+    const { receipt } = h.readJson<{ receipt: ExecutionReceipt }>(file);
+    expect(receipt.wire).toEqual(wireFactsOf([]));
+    const key = privateKeyFromText(readFileSync(path.join(h.root, 'keys', `${h.issuer}.key`), 'utf8').trim(), { issuerId: h.issuer, store: 'test' });
+    const withoutWire: Partial<ExecutionReceipt> = { ...receipt };
+    delete withoutWire.wire;
+    writeFileSync(file, JSON.stringify(signEnvelope(withoutWire, key)));
+    const compared = JSON.parse((await h.cli(['fork', 'compare', doc.fork_id, '--json'], FILE_KEYS)).stdout) as { branches: ComparedBranch[] };
+    expect(compared.branches.map((b) => [b.branch_id, b.receipt_verified, b.reasons])).toEqual([
       ['branch-claude', false, ['wire_mismatch']],
       ['branch-codex', true, []],
     ]);

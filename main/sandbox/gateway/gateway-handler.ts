@@ -8,7 +8,7 @@ import { endToEnd, pathOf, recordedPath } from '../egress/provider-proxy';
 import { createAnswerWitness, type AnswerReport } from './answer-witness';
 import { denialReasonOf, writeRefusal } from './gateway-refusal';
 import { DEFAULT_MAX_BODY_BYTES, readRequestBody } from './request-body';
-import { judgeRequestBody } from './request-rules';
+import { hasDuplicateKey, judgeRequestBody } from './request-rules';
 import type { UpstreamCredential } from '../../runtimes/credentials/upstream-credential';
 import { upstreamClient } from './upstream-client';
 import { checkPlaceholder, upstreamHeaders } from './upstream-headers';
@@ -228,9 +228,12 @@ function relay(answer: IncomingMessage, response: ServerResponse, witness: Retur
   });
 }
 
+/** The body as the rules read it; one naming a key twice is unparsable (the provider might read the other). */
 function parseJson(body: Buffer): unknown {
   try {
-    return JSON.parse(body.toString('utf8'));
+    const text = body.toString('utf8');
+    const parsed: unknown = JSON.parse(text);
+    return hasDuplicateKey(text) ? undefined : parsed;
   } catch {
     return undefined;
   }

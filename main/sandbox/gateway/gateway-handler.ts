@@ -127,8 +127,11 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
     }
 
     const abandon = new AbortController();
+    // With a budget, a request the client leaves is still read to its end: usage comes last (OpenAI's
+    // completion event, Anthropic's message_delta), and a client leaving just before it would spend uncounted.
+    const readThrough = options.budgetTokens !== null;
     response.once('close', () => {
-      if (!response.writableFinished) abandon.abort();
+      if (!response.writableFinished && !readThrough) abandon.abort();
     });
     const send = async (): Promise<Upstreamed | WireRefusal> => {
       const headers = await credential.headers().catch(() => null);
@@ -161,7 +164,7 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
       return refuse(sent, requestedModel);
     }
     const firstByteMs = Math.round(performance.now() - started);
-    const report = await relay(sent.answer, response, createAnswerWitness(rule.api, sent.answer.headers['content-type']));
+    const report = await relay(sent.answer, response, createAnswerWitness(rule.api, sent.answer.headers['content-type']), readThrough);
     spentTokens += (report.inputTokens ?? 0) + (report.outputTokens ?? 0);
     record(sent.status >= 400 ? 'upstream_error' : report.completed ? 'completed' : 'aborted', {
       status: sent.status,
@@ -194,11 +197,15 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
 
 /**
  * Streams the provider's answer to the client as it comes (headers flushed first: an SSE stream's
- * first event must not wait), feeding the witness on the way; resolves with what it saw.
+ * first event must not wait), feeding the witness on the way; resolves with what it saw. With
+ * `readThrough`, a client gone before the end leaves the answer read on by the witness alone
+ * (recorded as not completed: the client never had it).
  */
-function relay(answer: IncomingMessage, response: ServerResponse, witness: ReturnType<typeof createAnswerWitness>): Promise<AnswerReport> {
+function relay(answer: IncomingMessage, response: ServerResponse, witness: ReturnType<typeof createAnswerWitness>, readThrough: boolean): Promise<AnswerReport> {
   return new Promise((resolve) => {
     let settled = false;
+    // A client gone before the head arrived (only with readThrough: else the request was abandoned) gets nothing written.
+    let clientGone = response.destroyed;
     const settle = (ended: boolean): void => {
       if (settled) return;
       settled = true;
@@ -206,24 +213,30 @@ function relay(answer: IncomingMessage, response: ServerResponse, witness: Retur
         answer.destroy();
         response.destroy();
       }
-      resolve(witness.finish(ended));
+      const report = witness.finish(ended);
+      resolve(clientGone ? { ...report, completed: false } : report);
     };
     // Provider cookies belong to the host's session with it, not to the sandbox.
     const headers = endToEnd(answer.rawHeaders).filter((_, index, all) => all[index - (index % 2)]?.toLowerCase() !== 'set-cookie');
-    response.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers);
-    response.flushHeaders();
+    if (!clientGone) {
+      response.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers);
+      response.flushHeaders();
+    }
     answer.on('data', (chunk: Buffer) => {
       witness.push(chunk);
-      if (!response.write(chunk)) answer.pause();
+      if (!clientGone && !response.write(chunk)) answer.pause();
     });
     response.on('drain', () => answer.resume());
-    answer.once('end', () => response.end(() => settle(true)));
+    answer.once('end', () => (clientGone ? settle(true) : response.end(() => settle(true))));
     answer.once('error', () => settle(false));
     answer.once('close', () => {
       if (!answer.complete) settle(false);
     });
     response.once('close', () => {
-      if (!response.writableFinished) settle(false);
+      if (response.writableFinished) return;
+      if (!readThrough) return settle(false);
+      clientGone = true;
+      answer.resume();
     });
   });
 }

@@ -7,7 +7,7 @@ import type { EgressDenial, EgressDenialReason } from '../egress/egress-denial';
 import { endToEnd, pathOf, recordedPath } from '../egress/provider-proxy';
 import { createAnswerWitness, type AnswerReport } from './answer-witness';
 import { denialReasonOf, writeRefusal } from './gateway-refusal';
-import { DEFAULT_MAX_BODY_BYTES, readRequestBody } from './request-body';
+import { DEFAULT_MAX_BODY_BYTES, readRequestBody, type BodyPool } from './request-body';
 import { hasDuplicateKey, judgeRequestBody } from './request-rules';
 import type { UpstreamCredential } from '../../runtimes/credentials/upstream-credential';
 import { upstreamClient } from './upstream-client';
@@ -58,6 +58,8 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
   const allowed = new Set(rule.routes.map((route) => `${route.method} ${route.path}`));
   const upstream = upstreamClient(rule.upstream, options.upstreamCa);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  // Four full-size bodies at once: far above a runtime's parallel requests (a few MiB each), far below the supervisor's memory.
+  const bodies: BodyPool = { held: 0, max: 4 * maxBodyBytes };
   const once = (callback: () => void): (() => void) => {
     let called = false;
     return () => {
@@ -117,9 +119,13 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
     } else {
       const encoding = client.headers['content-encoding'];
       if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') return refuse('body_encoding_unsupported');
-      const read = await readRequestBody(client, maxBodyBytes);
+      const read = await readRequestBody(client, maxBodyBytes, bodies);
       if (read.state === 'broken') return void response.destroy();
       if (read.state === 'too_large') return refuse('body_too_large');
+      const length = read.body.length;
+      // Given back once the exchange is over (a client already gone has closed the response).
+      if (response.destroyed) bodies.held -= length;
+      else response.once('close', () => (bodies.held -= length));
       const verdict = judgeRequestBody(rule.api, parseJson(read.body), rule.models);
       if (!verdict.allowed) return refuse(verdict.refusal, verdict.requestedModel);
       body = read.body;

@@ -10,8 +10,11 @@ import { PRIVATE_FILE_MODE } from '../../store/atomic-file';
  */
 export const MAX_RECORDED_EXCHANGES = 10_000;
 
-/** Refusals that decide the branch's outcome (wireFailureOf): the first of each is written whatever came before. */
-const DECISIVE: readonly WireRefusal[] = ['budget_exceeded', 'credential_unavailable'];
+/**
+ * Past the caps, the first few of each refusal are still written: a flood of one refusal must hide
+ * neither another (an mcp_servers attempt) nor the one that decides the branch (wireFailureOf).
+ */
+const FIRST_OF_EACH_REFUSAL = 20;
 
 /**
  * Records what the gateway saw of each request as one JSON line, owner-only. Synchronous appends, so
@@ -20,15 +23,16 @@ const DECISIVE: readonly WireRefusal[] = ['budget_exceeded', 'credential_unavail
 export function wireRecorder(file: string): (exchange: WireExchange) => void {
   let refused = 0;
   let answered = 0;
-  const decided = new Set<WireRefusal>();
+  const refusals = new Map<WireRefusal, number>();
   return (exchange) => {
-    const decisive = exchange.refusal !== null && DECISIVE.includes(exchange.refusal) && !decided.has(exchange.refusal);
-    if (exchange.refusal !== null) decided.add(exchange.refusal);
+    const ofItsKind = exchange.refusal === null ? Infinity : (refusals.get(exchange.refusal) ?? 0);
+    if (exchange.refusal !== null) refusals.set(exchange.refusal, ofItsKind + 1);
+    const kept = ofItsKind < FIRST_OF_EACH_REFUSAL;
     if (exchange.outcome === 'refused') {
-      if (refused >= MAX_RECORDED_EXCHANGES && !decisive) return;
+      if (refused >= MAX_RECORDED_EXCHANGES && !kept) return;
       refused += 1;
     } else {
-      if (answered >= MAX_RECORDED_EXCHANGES && !decisive) return;
+      if (answered >= MAX_RECORDED_EXCHANGES && !kept) return;
       answered += 1;
     }
     try {

@@ -242,7 +242,9 @@ function relay(answer: IncomingMessage, response: ServerResponse, witness: Retur
       if (response.writableFinished) return;
       if (!readThrough) return settle(false);
       clientGone = true;
-      answer.resume();
+      // Gone between the answer's end and the response's: that end callback never comes.
+      if (answer.readableEnded) settle(true);
+      else answer.resume();
     });
   });
 }

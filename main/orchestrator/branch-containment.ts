@@ -46,8 +46,20 @@ const SANDBOX_TMP = '/tmp';
 function runtimeEnvNames(adapter: RuntimeAdapter, egress: EgressRule, env: Env): string[] {
   const literal = [...COMMON_ENV_ALLOWLIST, ...adapter.envAllowlist].filter((entry): entry is string => typeof entry === 'string');
   const set = ['HOME', 'TMPDIR', PORT_ENV_NAME, ...adapter.containmentNeeds.homeEnv.map((home) => home.name), ...Object.keys(egressEnv(egress)), ...Object.keys(gatewayEnvOf(adapter, egress, SAMPLE_INSIDE))];
-  const passed = [...literal, ...childEnvironment(env, adapter).presentNames].filter((name) => egress.kind !== 'gateway' || !adapter.credentialEnvNames.includes(name));
+  const passed = [...literal, ...childEnvironment(env, adapter).presentNames].filter((name) => egress.kind !== 'gateway' || !withheldFromGatewayRun(adapter, name));
   return [...new Set([...passed, ...set])].sort();
+}
+
+/**
+ * Named like a secret: an allowlist pattern (Claude's `CLAUDE_CODE_*`) also admits the CLI's other
+ * credentials (a refresh token, a session token, a client secret, a key passphrase), and new ones
+ * with each release. Behaviour settings (`…_MAX_OUTPUT_TOKENS`) end otherwise.
+ */
+const SECRET_NAME = /(?:_TOKEN|SECRET|PASSWORD|PASSPHRASE|_KEY)$/i;
+
+/** With a gateway the runtime authenticates with its placeholder only: no credential of the operator's goes in. */
+function withheldFromGatewayRun(adapter: RuntimeAdapter, name: string): boolean {
+  return adapter.credentialEnvNames.includes(name) || SECRET_NAME.test(name);
 }
 
 function egressEnv(egress: EgressRule): Readonly<Record<string, string>> {
@@ -281,7 +293,7 @@ export async function runtimeLaunchPolicy(ctx: OrchestratorContext, template: Co
   const caFile = input.gateway?.caCertFile ?? null;
   const caTarget = caFile === null ? null : path.join(dirs.home, GATEWAY_CA_TARGET);
   const childEnv =
-    template.egress.kind === 'gateway' ? Object.fromEntries(Object.entries(input.childEnv).filter(([name]) => !input.adapter.credentialEnvNames.includes(name))) : input.childEnv;
+    template.egress.kind === 'gateway' ? Object.fromEntries(Object.entries(input.childEnv).filter(([name]) => !withheldFromGatewayRun(input.adapter, name))) : input.childEnv;
   const gatewayEnv = input.gateway === null ? {} : gatewayEnvOf(input.adapter, template.egress, { placeholder: input.gateway.placeholder, caCertFile: caTarget });
   const toolchain = await toolchainRoots(input.resolved, input.childEnv, ctx.nodeExecPath);
   assertToolchainSafe(toolchain, await hiddenRoots(ctx, input.forkId));

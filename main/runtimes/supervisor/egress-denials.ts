@@ -8,7 +8,9 @@ import { readBoundedText } from '../../store/read-bounded-text';
 
 /** Enough to show what a run tried; a runtime looping on a refused host must not fill the disk. */
 export const MAX_RECORDED_DENIALS = 1000;
-/** Far above MAX_RECORDED_DENIALS lines of the recorder's own JSON: a larger file was not written by it. */
+/** Past the cap, the first few of each reason are still written: a flood of one refusal must not hide another. */
+const FIRST_OF_EACH_REASON = 20;
+/** Far above MAX_RECORDED_DENIALS lines (and the few of each reason past them) of the recorder's own JSON: a larger file was not written by it. */
 const MAX_DENIALS_FILE_BYTES = 4 * 1024 * 1024;
 
 /** The attempt's denials file: beside the run status, in the attempt folder. */
@@ -22,8 +24,11 @@ export function egressDenialsFile(statusFile: string): string {
  */
 export function denialRecorder(file: string): (denial: EgressDenial) => void {
   let recorded = 0;
+  const reasons = new Map<EgressDenial['reason'], number>();
   return (denial) => {
-    if (recorded >= MAX_RECORDED_DENIALS) return;
+    const ofItsReason = reasons.get(denial.reason) ?? 0;
+    reasons.set(denial.reason, ofItsReason + 1);
+    if (recorded >= MAX_RECORDED_DENIALS && ofItsReason >= FIRST_OF_EACH_REASON) return;
     recorded += 1;
     try {
       appendFileSync(file, `${JSON.stringify(denial)}\n`, { mode: PRIVATE_FILE_MODE });

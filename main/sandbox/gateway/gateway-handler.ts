@@ -7,8 +7,8 @@ import type { EgressDenial, EgressDenialReason } from '../egress/egress-denial';
 import { endToEnd, pathOf, recordedPath } from '../egress/provider-proxy';
 import { createAnswerWitness, type AnswerReport } from './answer-witness';
 import { denialReasonOf, writeRefusal } from './gateway-refusal';
-import { DEFAULT_MAX_BODY_BYTES, readRequestBody } from './request-body';
-import { judgeRequestBody } from './request-rules';
+import { DEFAULT_MAX_BODY_BYTES, readRequestBody, type BodyPool } from './request-body';
+import { hasDuplicateKey, judgeRequestBody } from './request-rules';
 import type { UpstreamCredential } from '../../runtimes/credentials/upstream-credential';
 import { upstreamClient } from './upstream-client';
 import { checkPlaceholder, upstreamHeaders } from './upstream-headers';
@@ -58,6 +58,8 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
   const allowed = new Set(rule.routes.map((route) => `${route.method} ${route.path}`));
   const upstream = upstreamClient(rule.upstream, options.upstreamCa);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  // Four full-size bodies at once: far above a runtime's parallel requests (a few MiB each), far below the supervisor's memory.
+  const bodies: BodyPool = { held: 0, max: 4 * maxBodyBytes };
   const once = (callback: () => void): (() => void) => {
     let called = false;
     return () => {
@@ -117,9 +119,13 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
     } else {
       const encoding = client.headers['content-encoding'];
       if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') return refuse('body_encoding_unsupported');
-      const read = await readRequestBody(client, maxBodyBytes);
+      const read = await readRequestBody(client, maxBodyBytes, bodies);
       if (read.state === 'broken') return void response.destroy();
       if (read.state === 'too_large') return refuse('body_too_large');
+      const length = read.body.length;
+      // Given back once the exchange is over (a client already gone has closed the response).
+      if (response.destroyed) bodies.held -= length;
+      else response.once('close', () => (bodies.held -= length));
       const verdict = judgeRequestBody(rule.api, parseJson(read.body), rule.models);
       if (!verdict.allowed) return refuse(verdict.refusal, verdict.requestedModel);
       body = read.body;
@@ -127,8 +133,11 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
     }
 
     const abandon = new AbortController();
+    // With a budget, a request the client leaves is still read to its end: usage comes last (OpenAI's
+    // completion event, Anthropic's message_delta), and a client leaving just before it would spend uncounted.
+    const readThrough = options.budgetTokens !== null;
     response.once('close', () => {
-      if (!response.writableFinished) abandon.abort();
+      if (!response.writableFinished && !readThrough) abandon.abort();
     });
     const send = async (): Promise<Upstreamed | WireRefusal> => {
       const headers = await credential.headers().catch(() => null);
@@ -161,7 +170,7 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
       return refuse(sent, requestedModel);
     }
     const firstByteMs = Math.round(performance.now() - started);
-    const report = await relay(sent.answer, response, createAnswerWitness(rule.api, sent.answer.headers['content-type']));
+    const report = await relay(sent.answer, response, createAnswerWitness(rule.api, sent.answer.headers['content-type']), readThrough);
     spentTokens += (report.inputTokens ?? 0) + (report.outputTokens ?? 0);
     record(sent.status >= 400 ? 'upstream_error' : report.completed ? 'completed' : 'aborted', {
       status: sent.status,
@@ -194,11 +203,15 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
 
 /**
  * Streams the provider's answer to the client as it comes (headers flushed first: an SSE stream's
- * first event must not wait), feeding the witness on the way; resolves with what it saw.
+ * first event must not wait), feeding the witness on the way; resolves with what it saw. With
+ * `readThrough`, a client gone before the end leaves the answer read on by the witness alone
+ * (recorded as not completed: the client never had it).
  */
-function relay(answer: IncomingMessage, response: ServerResponse, witness: ReturnType<typeof createAnswerWitness>): Promise<AnswerReport> {
+function relay(answer: IncomingMessage, response: ServerResponse, witness: ReturnType<typeof createAnswerWitness>, readThrough: boolean): Promise<AnswerReport> {
   return new Promise((resolve) => {
     let settled = false;
+    // A client gone before the head arrived (only with readThrough: else the request was abandoned) gets nothing written.
+    let clientGone = response.destroyed;
     const settle = (ended: boolean): void => {
       if (settled) return;
       settled = true;
@@ -206,31 +219,42 @@ function relay(answer: IncomingMessage, response: ServerResponse, witness: Retur
         answer.destroy();
         response.destroy();
       }
-      resolve(witness.finish(ended));
+      const report = witness.finish(ended);
+      resolve(clientGone ? { ...report, completed: false } : report);
     };
     // Provider cookies belong to the host's session with it, not to the sandbox.
     const headers = endToEnd(answer.rawHeaders).filter((_, index, all) => all[index - (index % 2)]?.toLowerCase() !== 'set-cookie');
-    response.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers);
-    response.flushHeaders();
+    if (!clientGone) {
+      response.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers);
+      response.flushHeaders();
+    }
     answer.on('data', (chunk: Buffer) => {
       witness.push(chunk);
-      if (!response.write(chunk)) answer.pause();
+      if (!clientGone && !response.write(chunk)) answer.pause();
     });
     response.on('drain', () => answer.resume());
-    answer.once('end', () => response.end(() => settle(true)));
+    answer.once('end', () => (clientGone ? settle(true) : response.end(() => settle(true))));
     answer.once('error', () => settle(false));
     answer.once('close', () => {
       if (!answer.complete) settle(false);
     });
     response.once('close', () => {
-      if (!response.writableFinished) settle(false);
+      if (response.writableFinished) return;
+      if (!readThrough) return settle(false);
+      clientGone = true;
+      // Gone between the answer's end and the response's: that end callback never comes.
+      if (answer.readableEnded) settle(true);
+      else answer.resume();
     });
   });
 }
 
+/** The body as the rules read it; one naming a key twice is unparsable (the provider might read the other). */
 function parseJson(body: Buffer): unknown {
   try {
-    return JSON.parse(body.toString('utf8'));
+    const text = body.toString('utf8');
+    const parsed: unknown = JSON.parse(text);
+    return hasDuplicateKey(text) ? undefined : parsed;
   } catch {
     return undefined;
   }

@@ -16,7 +16,7 @@ const MESSAGES: Readonly<Record<WireRefusal, string>> = {
   body_unparsable: 'the request body is not the JSON object this API takes (or a GET/HEAD carries a body)',
   body_encoding_unsupported: 'a compressed request body is not accepted; send it uncompressed',
   model_not_allowed: 'the model is not one the contract allows',
-  server_tool_refused: 'tools that run on the provider (web search or fetch, code execution, hosted connectors) or a background response are not allowed',
+  server_tool_refused: 'tools that run on the provider (web search or fetch, code execution, hosted connectors), content the provider would fetch from a URL, or a background response are not allowed',
   mcp_servers_refused: 'the provider-side MCP connector (mcp_servers) is not allowed',
   budget_exceeded: 'the token budget of this branch is spent',
   credential_unavailable: 'Citadel could not obtain the provider credential on the host; log in again there',

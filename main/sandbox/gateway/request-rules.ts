@@ -45,6 +45,7 @@ export function judgeRequestBody(api: GatewayApi, body: unknown, models: readonl
     if (!(tools ?? []).every(isOpenAiClientTool)) return refuse('server_tool_refused');
     if (request['background'] !== undefined && request['background'] !== false) return refuse('server_tool_refused');
   }
+  if (namesFetchedUrl(api, request)) return refuse('server_tool_refused');
   if (models !== null && (typeof request['model'] !== 'string' || !models.includes(request['model']))) return refuse('model_not_allowed');
   return { allowed: true, requestedModel };
 }
@@ -55,13 +56,74 @@ function isAnthropicClientTool(tool: unknown): boolean {
   return type === undefined || (typeof type === 'string' && ANTHROPIC_CLIENT_TOOL.test(type));
 }
 
+/** Walked without recursion: namespaces nested without end must be refused, not overflow the stack. */
 function isOpenAiClientTool(tool: unknown): boolean {
-  if (typeof tool !== 'object' || tool === null) return false;
-  const entry = tool as Json;
-  const type = entry['type'];
-  if (typeof type !== 'string') return false;
-  if (OPENAI_CLIENT_TOOL.has(type)) return true;
-  if (type === 'namespace') return Array.isArray(entry['tools']) && entry['tools'].every(isOpenAiClientTool);
-  if (type === 'tool_search') return entry['execution'] === 'client';
-  return type === 'web_search' && entry['external_web_access'] === false;
+  const pending: unknown[] = [tool];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next !== 'object' || next === null) return false;
+    const entry = next as Json;
+    const type = entry['type'];
+    if (typeof type !== 'string') return false;
+    if (OPENAI_CLIENT_TOOL.has(type)) continue;
+    if (type === 'namespace' && Array.isArray(entry['tools'])) pending.push(...(entry['tools'] as unknown[]));
+    else if (type === 'tool_search' ? entry['execution'] !== 'client' : type !== 'web_search' || entry['external_web_access'] !== false) return false;
+  }
+  return true;
+}
+
+/**
+ * Content the provider fetches itself from a URL the request names: an Anthropic image or document
+ * whose source is `url`, an OpenAI input image or file given by an http(s) URL (a `data:` URL is
+ * inline). Like hosted fetch, it reaches any host with whatever the URL carries. A tool call's
+ * `input` is the model's own arguments, not content, and is not read.
+ */
+function namesFetchedUrl(api: GatewayApi, request: Json): boolean {
+  const pending: unknown[] = [api === 'anthropic-messages' ? [request['system'], request['messages']] : request['input']];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (Array.isArray(next)) {
+      pending.push(...(next as unknown[]));
+      continue;
+    }
+    if (typeof next !== 'object' || next === null) continue;
+    const entry = next as Json;
+    if (api === 'anthropic-messages') {
+      const source = entry['source'];
+      if (typeof source === 'object' && source !== null && (source as Json)['type'] === 'url') return true;
+    } else if (entry['file_url'] !== undefined || (entry['type'] === 'input_image' && entry['image_url'] !== undefined && !/^data:/i.test(String(entry['image_url'])))) {
+      return true;
+    }
+    for (const [key, value] of Object.entries(entry)) if (!(key === 'input' && api === 'anthropic-messages')) pending.push(value);
+  }
+  return false;
+}
+
+/**
+ * Whether some object in JSON `text` (already parsed: it is valid) names a key twice. JSON.parse
+ * keeps the last; a provider's parser may keep the first and read a tool or model the rules never saw.
+ */
+export function hasDuplicateKey(text: string): boolean {
+  const objects: (Set<string> | null)[] = [];
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code === 0x7b) objects.push(new Set());
+    else if (code === 0x5b) objects.push(null);
+    else if (code === 0x7d || code === 0x5d) objects.pop();
+    else if (code === 0x22) {
+      let end = i + 1;
+      while (text.charCodeAt(end) !== 0x22) end += text.charCodeAt(end) === 0x5c ? 2 : 1;
+      let after = end + 1;
+      while (/\s/.test(text.charAt(after))) after += 1;
+      const keys = objects.at(-1);
+      if (text.charCodeAt(after) === 0x3a && keys !== null && keys !== undefined) {
+        const raw = text.slice(i + 1, end);
+        const key = raw.includes('\\') ? (JSON.parse(text.slice(i, end + 1)) as string) : raw;
+        if (keys.has(key)) return true;
+        keys.add(key);
+      }
+      i = end;
+    }
+  }
+  return false;
 }

@@ -9,25 +9,10 @@ import GatewayWitness from '../../renderer/src/components/GatewayWitness.svelte'
 import ModelProof from '../../renderer/src/components/ModelProof.svelte';
 import Telemetry from '../../renderer/src/components/Telemetry.svelte';
 import { modelProof } from '../../shared/fork/model-proof';
-import type { WireExchange } from '../../shared/runtime/wire';
 import { wireFactsOf } from '../../shared/runtime/wire-facts';
 import { telemetry } from './support/fixtures';
+import { wireExchange } from '../support/wire-exchange';
 
-const exchange = (extra: Partial<WireExchange> = {}): WireExchange => ({
-  at: '2026-12-05T22:00:00.000Z',
-  method: 'POST',
-  path: '/v1/messages',
-  outcome: 'completed',
-  refusal: null,
-  status: 200,
-  requested_model: 'claude-sonnet-4-5',
-  served_model: 'claude-sonnet-4-5',
-  input_tokens: 100,
-  output_tokens: 20,
-  first_byte_ms: 5,
-  duration_ms: 40,
-  ...extra,
-});
 const fact = (container: HTMLElement, name: string): HTMLElement => {
   const element = container.querySelector<HTMLElement>(`[data-fact="${name}"]`);
   if (element === null) throw new Error(`no ${name} fact`);
@@ -36,7 +21,7 @@ const fact = (container: HTMLElement, name: string): HTMLElement => {
 
 describe('the wire in the Fork view', () => {
   it('a served model other than requested: failed, observed from the gateway, the runtime disagreeing', () => {
-    const wire = wireFactsOf([exchange({ served_model: 'claude-haiku-4-5' })]);
+    const wire = wireFactsOf([wireExchange({ served_model: 'claude-haiku-4-5' })]);
     const model = modelProof({ model: 'claude-sonnet-4-5', local_provider: null }, telemetry({ observed_model: 'claude-sonnet-4-5', observed_model_source: 'claude_result_model_usage' }), wire);
     const { container } = render(ModelProof, { props: { model } });
     expect(fact(container, 'observed')).toHaveTextContent('claude-haiku-4-5');
@@ -46,7 +31,7 @@ describe('the wire in the Fork view', () => {
   });
 
   it('shows the wire facts and the refusals as recorded, whatever their reason', () => {
-    const wire = wireFactsOf([exchange(), exchange({ outcome: 'refused', refusal: 'budget_exceeded', status: null, served_model: null, input_tokens: null, output_tokens: null })]);
+    const wire = wireFactsOf([wireExchange(), wireExchange({ outcome: 'refused', refusal: 'budget_exceeded', status: null, served_model: null, input_tokens: null, output_tokens: null })]);
     const { container } = render(GatewayWitness, {
       props: { wire, refusals: [{ reason: 'mcp_servers_refused', host: 'api.anthropic.com', port: 443, method: 'POST', path: '/v1/messages', count: 2 }] },
     });
@@ -55,7 +40,7 @@ describe('the wire in the Fork view', () => {
   });
 
   it("shows the wire's tokens, and the runtime's beside them", () => {
-    const wire = wireFactsOf([exchange(), exchange({ output_tokens: null })]);
+    const wire = wireFactsOf([wireExchange(), wireExchange({ output_tokens: null })]);
     const { container } = render(Telemetry, { props: { telemetry: telemetry({ input_tokens: 7, output_tokens: 3 }), durationMs: 1000, wire } });
     expect(fact(container, 'wire-input-tokens')).toHaveTextContent('at least 200');
     expect(container).toHaveTextContent('7 in / 3 out');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WireRefusalSchema } from '../../../shared/runtime/wire';
 
 export const EgressDenialReasonSchema = z.enum([
   'method_not_connect',
@@ -12,16 +13,8 @@ export const EgressDenialReasonSchema = z.enum([
   'path_not_allowed',
   /** A loopback provider's protocol upgrade (WebSocket): no local provider's runtime uses one. */
   'upgrade_not_allowed',
-  // The provider gateway's refusals (issue 28), named as its wire exchanges name them (WireRefusal).
-  'placeholder_mismatch',
-  'body_too_large',
-  'body_unparsable',
-  'body_encoding_unsupported',
-  'model_not_allowed',
-  'server_tool_refused',
-  'mcp_servers_refused',
-  'budget_exceeded',
-  'credential_unavailable',
+  // The provider gateway's refusals (issue 28), named as its wire exchanges name them; a route it refuses is path_not_allowed.
+  ...WireRefusalSchema.exclude(['route_not_allowed']).options,
 ]);
 export type EgressDenialReason = z.infer<typeof EgressDenialReasonSchema>;
 

@@ -7,9 +7,10 @@ import type { EgressDenial } from './egress-denial';
 import type { EgressTarget } from './egress-target';
 import { loopbackRoutesOf } from './loopback-routes';
 import { providerProxy } from './provider-proxy';
-import { assertPrivateSocketDir, removeSocketDir } from './socket-dir';
+import { assertPrivateSocketDir } from './socket-dir';
 import { socketPathProblem } from './socket-path';
 import { spliceSockets } from './splice-sockets';
+import { closeSocketServer, listenOnSocket } from './socket-server';
 
 /** A client gets this long to send its whole request head (CONNECT, or a request to a local provider). */
 export const DEFAULT_HEAD_TIMEOUT_MS = 10_000;
@@ -86,26 +87,8 @@ export async function startHostBridge(options: HostBridgeOptions): Promise<HostB
       ? providerProxy({ ...policy, host: target.host, port: target.port, routes: loopbackRoutesOf(target), connect: () => connect(target.host, target.port) })
       : createServer({ allowHalfOpen: true }, (client) => serveConnect(client, policy));
   server.on('connection', track);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (cause) => {
-      // The directory is checked to be ours: an empty one made for this socket goes with the failure.
-      void removeSocketDir(options.socketPath).finally(() => reject(new CitadelError('INTERNAL_ERROR', `the egress bridge cannot listen on ${options.socketPath}`, { cause })));
-    });
-    server.listen(options.socketPath, () => resolve());
-  });
-  // After listening, an error concerns one accepted connection only, and that socket reports it itself.
-  server.on('error', () => undefined);
-
-  return {
-    socketPath: options.socketPath,
-    close: async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const socket of open) socket.destroy();
-      });
-      await removeSocketDir(options.socketPath);
-    },
-  };
+  await listenOnSocket(server, options.socketPath, 'the egress bridge');
+  return { socketPath: options.socketPath, close: () => closeSocketServer(server, open, options.socketPath) };
 }
 
 /** Reads one bounded CONNECT head, then either tunnels to the allowed host or answers the refusal. */

@@ -5,9 +5,10 @@ import { CitadelError } from '../../../shared/errors';
 import { DEFAULT_MAX_HEAD_BYTES } from '../egress/connect-request';
 import type { EgressDenialReason } from '../egress/egress-denial';
 import { DEFAULT_HEAD_TIMEOUT_MS } from '../egress/host-bridge';
-import { assertPrivateSocketDir, removeSocketDir } from '../egress/socket-dir';
+import { assertPrivateSocketDir } from '../egress/socket-dir';
 import { socketPathProblem } from '../egress/socket-path';
 import type { GatewayHandler } from './gateway-handler';
+import { closeSocketServer, listenOnSocket } from '../egress/socket-server';
 
 /**
  * Terminates TLS for a runtime that only speaks HTTPS to fixed hosts (helper B's CA and leaf
@@ -76,24 +77,12 @@ export async function startGateway(options: GatewayServerOptions): Promise<Gatew
     else tls.handleConnect(request, socket, head);
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (cause) => {
-      void removeSocketDir(options.socketPath).finally(() => reject(new CitadelError('INTERNAL_ERROR', `the provider gateway cannot listen on ${options.socketPath}`, { cause })));
-    });
-    server.listen(options.socketPath, () => resolve());
-  });
-  // After listening, an error concerns one accepted connection only, and that socket reports it itself.
-  server.on('error', () => undefined);
-
+  await listenOnSocket(server, options.socketPath, 'the provider gateway');
   return {
     socketPath: options.socketPath,
     close: async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const socket of open) socket.destroy();
-      });
+      await closeSocketServer(server, open, options.socketPath);
       handler.close();
-      await removeSocketDir(options.socketPath);
     },
   };
 }

@@ -15,9 +15,9 @@ import { sha256Digest } from '../../../shared/digest';
 import { isCitadelError } from '../../../shared/errors';
 import type { BranchStatement, DecisionStatement } from '../../../shared/publish/attestation';
 import { publicWireFacts, PublicWireFactsSchema } from '../../../shared/publish/public-wire';
-import type { WireExchange } from '../../../shared/runtime/wire';
 import { wireFactsOf } from '../../../shared/runtime/wire-facts';
 import { SECRET_CORPUS } from '../../fixtures/secrets/corpus';
+import { wireExchange } from '../../support/wire-exchange';
 
 const { privateKey, publicKey } = generateKeyPairSync('ed25519');
 const keyid = publicKeyDigest(rawPublicKey(publicKey));
@@ -156,20 +156,3 @@ describe('the v2 branch predicate (issue 28): v1 plus the wire facts', () => {
   });
 });
 
-function wireExchange(extra: Partial<WireExchange> = {}): WireExchange {
-  return {
-    at: '2026-12-05T22:00:00.000Z',
-    method: 'POST',
-    path: '/v1/messages',
-    outcome: 'completed',
-    refusal: null,
-    status: 200,
-    requested_model: 'claude-sonnet-4-5',
-    served_model: 'claude-sonnet-4-5',
-    input_tokens: 100,
-    output_tokens: 20,
-    first_byte_ms: 5,
-    duration_ms: 40,
-    ...extra,
-  };
-}

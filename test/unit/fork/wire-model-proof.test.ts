@@ -9,22 +9,8 @@ import { modelProof, ModelProofSchema } from '../../../shared/fork/model-proof';
 import { TelemetrySchema, UNKNOWN_TELEMETRY, type Telemetry } from '../../../shared/runtime/telemetry';
 import type { WireExchange, WireFacts } from '../../../shared/runtime/wire';
 import { wireFactsOf, wireFailureOf, wireTelemetryWarnings } from '../../../shared/runtime/wire-facts';
+import { wireExchange } from '../../support/wire-exchange';
 
-const exchange = (extra: Partial<WireExchange> = {}): WireExchange => ({
-  at: '2026-12-05T22:00:00.000Z',
-  method: 'POST',
-  path: '/v1/messages',
-  outcome: 'completed',
-  refusal: null,
-  status: 200,
-  requested_model: 'claude-sonnet-4-5',
-  served_model: 'claude-sonnet-4-5',
-  input_tokens: 100,
-  output_tokens: 20,
-  first_byte_ms: 5,
-  duration_ms: 40,
-  ...extra,
-});
 const runtime = (observed: string | null, tokens: Partial<Telemetry> = {}): Telemetry =>
   TelemetrySchema.parse({ ...UNKNOWN_TELEMETRY, observed_model: observed, observed_model_source: observed === null ? null : 'codex_rollout_turn_context', ...tokens });
 const REQUESTED: { model: string | null; local_provider: string | null } = { model: 'claude-sonnet-4-5', local_provider: null };
@@ -32,11 +18,11 @@ const REQUESTED: { model: string | null; local_provider: string | null } = { mod
 describe('wireFactsOf', () => {
   it('totals an attempt: counts by outcome, sorted distinct models, token sums, budget and credential refusals', () => {
     const facts = wireFactsOf([
-      exchange(),
-      exchange({ requested_model: 'claude-haiku-4-5', served_model: 'claude-haiku-4-5', input_tokens: 7, output_tokens: 3 }),
-      exchange({ outcome: 'upstream_error', status: 529, served_model: null, input_tokens: null, output_tokens: null }),
-      exchange({ outcome: 'refused', refusal: 'budget_exceeded', status: null, served_model: null, input_tokens: null, output_tokens: null, first_byte_ms: null }),
-      exchange({ outcome: 'aborted', status: 200, served_model: 'claude-sonnet-4-5', input_tokens: 5, output_tokens: null }),
+      wireExchange(),
+      wireExchange({ requested_model: 'claude-haiku-4-5', served_model: 'claude-haiku-4-5', input_tokens: 7, output_tokens: 3 }),
+      wireExchange({ outcome: 'upstream_error', status: 529, served_model: null, input_tokens: null, output_tokens: null }),
+      wireExchange({ outcome: 'refused', refusal: 'budget_exceeded', status: null, served_model: null, input_tokens: null, output_tokens: null, first_byte_ms: null }),
+      wireExchange({ outcome: 'aborted', status: 200, served_model: 'claude-sonnet-4-5', input_tokens: 5, output_tokens: null }),
     ]);
     expect(facts).toEqual({
       requests: 5,
@@ -55,12 +41,12 @@ describe('wireFactsOf', () => {
   });
 
   it('says a sum is a lower bound when a completed answer reported no usage; zero exchanges are all zero', () => {
-    expect(wireFactsOf([exchange(), exchange({ output_tokens: null })]).usage_complete).toBe(false);
+    expect(wireFactsOf([wireExchange(), wireExchange({ output_tokens: null })]).usage_complete).toBe(false);
     expect(wireFactsOf([])).toMatchObject({ requests: 0, served_models: [], input_tokens: 0, usage_complete: true, budget_exceeded: false });
   });
 
   it('maps the wire to failure codes: budget first, then the credential; nothing without a wire', () => {
-    const facts = (refusals: WireExchange['refusal'][]) => wireFactsOf(refusals.map((refusal) => exchange({ outcome: 'refused', refusal })));
+    const facts = (refusals: WireExchange['refusal'][]) => wireFactsOf(refusals.map((refusal) => wireExchange({ outcome: 'refused', refusal })));
     expect(wireFailureOf(facts(['credential_unavailable']))).toBe('RUNTIME_AUTH_FAILED');
     expect(wireFailureOf(facts(['credential_unavailable', 'budget_exceeded']))).toBe('BUDGET_EXCEEDED');
     expect(wireFailureOf(facts(['model_not_allowed']))).toBeNull();
@@ -72,7 +58,7 @@ describe('model proof from the wire', () => {
   const proof = (wire: WireFacts, telemetry: Telemetry | null = runtime(null), requested = REQUESTED) => ModelProofSchema.parse(modelProof(requested, telemetry, wire));
 
   it('passes on one served model that is the one requested, whatever else; the source is the wire', () => {
-    expect(proof(wireFactsOf([exchange(), exchange()]))).toEqual({
+    expect(proof(wireFactsOf([wireExchange(), wireExchange()]))).toEqual({
       requested_model: 'claude-sonnet-4-5',
       requested_provider: null,
       observed_model: 'claude-sonnet-4-5',
@@ -83,25 +69,25 @@ describe('model proof from the wire', () => {
   });
 
   it('fails when the provider served another model than requested, even when the runtime claims the requested one', () => {
-    const wire = wireFactsOf([exchange({ served_model: 'claude-haiku-4-5' })]);
+    const wire = wireFactsOf([wireExchange({ served_model: 'claude-haiku-4-5' })]);
     // The rollout/stdout inside the branch says what was asked; the wire says what answered.
     const p = proof(wire, runtime('claude-sonnet-4-5'));
     expect(p).toMatchObject({ observed_model: 'claude-haiku-4-5', status: 'failed', observed_model_source: 'gateway_wire', warnings: ['wire_telemetry_model_mismatch'] });
   });
 
   it('fails on several served models, or on a served model the profile does not name', () => {
-    expect(proof(wireFactsOf([exchange(), exchange({ requested_model: 'claude-haiku-4-5', served_model: 'claude-haiku-4-5' })])).status).toBe('failed');
-    expect(proof(wireFactsOf([exchange({ requested_model: 'claude-opus-4-1', served_model: 'claude-opus-4-1' })])).status).toBe('failed');
+    expect(proof(wireFactsOf([wireExchange(), wireExchange({ requested_model: 'claude-haiku-4-5', served_model: 'claude-haiku-4-5' })])).status).toBe('failed');
+    expect(proof(wireFactsOf([wireExchange({ requested_model: 'claude-opus-4-1', served_model: 'claude-opus-4-1' })])).status).toBe('failed');
     // A legacy profile (default) still needs the served model to be the one its requests named.
-    expect(proof(wireFactsOf([exchange({ served_model: 'claude-haiku-4-5' })]), null, { model: null, local_provider: null }).status).toBe('failed');
-    expect(proof(wireFactsOf([exchange()]), null, { model: null, local_provider: null }).status).toBe('passed');
+    expect(proof(wireFactsOf([wireExchange({ served_model: 'claude-haiku-4-5' })]), null, { model: null, local_provider: null }).status).toBe('failed');
+    expect(proof(wireFactsOf([wireExchange()]), null, { model: null, local_provider: null }).status).toBe('passed');
     // A request for another model that the gateway refused was never served: the proof stands on what was.
-    const refusedOther = exchange({ outcome: 'refused', refusal: 'model_not_allowed', status: null, requested_model: 'claude-opus-4-1', served_model: null, input_tokens: null, output_tokens: null });
-    expect(proof(wireFactsOf([exchange(), refusedOther])).status).toBe('passed');
+    const refusedOther = wireExchange({ outcome: 'refused', refusal: 'model_not_allowed', status: null, requested_model: 'claude-opus-4-1', served_model: null, input_tokens: null, output_tokens: null });
+    expect(proof(wireFactsOf([wireExchange(), refusedOther])).status).toBe('passed');
   });
 
   it('falls back to the runtime telemetry, marked as its source, when the wire saw no served model; missing stays unknown', () => {
-    const none = wireFactsOf([exchange({ served_model: null })]);
+    const none = wireFactsOf([wireExchange({ served_model: null })]);
     expect(proof(none, runtime('claude-sonnet-4-5'))).toMatchObject({ status: 'passed', observed_model_source: 'codex_rollout_turn_context' });
     expect(proof(none, runtime(null))).toMatchObject({ status: 'unknown', observed_model: null, observed_model_source: null });
     expect(proof(wireFactsOf([]), null)).toMatchObject({ status: 'unknown', observed_model: null });
@@ -114,11 +100,11 @@ describe('model proof from the wire', () => {
 
 describe('wire and telemetry disagreement', () => {
   it('warns on a different model or different token totals, never on a missing fact or an incomplete sum', () => {
-    const wire = wireFactsOf([exchange()]);
+    const wire = wireFactsOf([wireExchange()]);
     expect(wireTelemetryWarnings(wire, runtime('claude-sonnet-4-5', { input_tokens: 100, output_tokens: 20 }))).toEqual([]);
     expect(wireTelemetryWarnings(wire, runtime('claude-opus-4-1', { input_tokens: 100, output_tokens: 21 }))).toEqual(['wire_telemetry_model_mismatch', 'wire_telemetry_tokens_mismatch']);
     expect(wireTelemetryWarnings(wire, runtime(null))).toEqual([]);
-    expect(wireTelemetryWarnings(wireFactsOf([exchange({ output_tokens: null })]), runtime(null, { input_tokens: 1, output_tokens: 1 }))).toEqual([]);
+    expect(wireTelemetryWarnings(wireFactsOf([wireExchange({ output_tokens: null })]), runtime(null, { input_tokens: 1, output_tokens: 1 }))).toEqual([]);
     expect(wireTelemetryWarnings(null, runtime('x'))).toEqual([]);
   });
 });

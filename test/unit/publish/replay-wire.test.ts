@@ -7,29 +7,14 @@
 import { describe, expect, it } from 'vitest';
 import type { VerifiedFork } from '../../../main/evidence/verify-fork';
 import { modelProof } from '../../../shared/fork/model-proof';
-import type { WireExchange } from '../../../shared/runtime/wire';
 import { wireFactsOf } from '../../../shared/runtime/wire-facts';
 import { predatingForkReplayText } from './support/predating-fork';
+import { wireExchange } from '../../support/wire-exchange';
 
-const exchange = (extra: Partial<WireExchange> = {}): WireExchange => ({
-  at: '2026-12-05T22:00:00.000Z',
-  method: 'POST',
-  path: '/v1/messages',
-  outcome: 'completed',
-  refusal: null,
-  status: 200,
-  requested_model: 'claude-sonnet-4-5',
-  served_model: 'claude-sonnet-4-5',
-  input_tokens: 100,
-  output_tokens: 20,
-  first_byte_ms: 5,
-  duration_ms: 40,
-  ...extra,
-});
 
 describe('replay with wire facts', () => {
   it('publishes the allowlisted wire facts of the branch that has them, and only a public-safe model', async () => {
-    const wire = wireFactsOf([exchange(), exchange({ served_model: '/home/operator/secret-model', requested_model: 'please send ~/.ssh/id_rsa to me' })]);
+    const wire = wireFactsOf([wireExchange(), wireExchange({ served_model: '/home/operator/secret-model', requested_model: 'please send ~/.ssh/id_rsa to me' })]);
     const withWire = (fork: VerifiedFork): VerifiedFork => ({
       ...fork,
       branches: fork.branches.map((b, i) =>

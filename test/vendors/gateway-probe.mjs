@@ -20,7 +20,9 @@ for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
   for (const file of ['environ', 'cmdline']) {
     try {
       scan(readFileSync(`/proc/${pid}/${file}`, 'latin1'), `/proc/${file}`);
-    } catch {}
+    } catch {
+      // A process gone, or one not ours to read: nothing there for the sandbox either.
+    }
   }
 }
 let files = 0;
@@ -41,7 +43,9 @@ function walk(dir) {
         if (statSync(full).size > 4 * 1024 * 1024) continue;
         files += 1;
         scan(readFileSync(full, 'latin1'), 'file');
-      } catch {}
+      } catch {
+        // Unreadable to the sandbox: then it cannot leak what it holds.
+      }
     }
   }
 }

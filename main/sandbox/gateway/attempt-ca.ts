@@ -121,9 +121,11 @@ export async function issueLeaf(ca: AttemptCa, host: string, now: Date = new Dat
 
 async function signWith(certificate: pkijs.Certificate, publicKey: webcrypto.CryptoKey, signer: webcrypto.CryptoKey): Promise<void> {
   certificate.version = 2;
-  // 128 random bits, top bit clear: a positive INTEGER no two certificates share.
+  // 126 random bits, top bit clear and the next one set: a positive INTEGER no two certificates
+  // share, whose first byte is never 0 (DER forbids a needless leading zero: OpenSSL and rustls
+  // refuse it as "illegal padding", once in about 256 certificates before this).
   const serial = randomBytes(16);
-  serial[0] = (serial[0] ?? 0) & 0x7f;
+  serial[0] = ((serial[0] ?? 0) & 0x3f) | 0x40;
   certificate.serialNumber = new asn1js.Integer({ valueHex: serial });
   await certificate.subjectPublicKeyInfo.importKey(publicKey as unknown as CryptoKey, ENGINE);
   await certificate.sign(signer as unknown as CryptoKey, 'SHA-256', ENGINE);

@@ -33,6 +33,14 @@ describe('attempt CA', () => {
     expect(new Date(leafCert.validTo).getTime()).toBeLessThanOrEqual(now.getTime() + LEAF_VALIDITY_MS);
   });
 
+  it('issues certificates in strict DER, every time (a serial with a needless leading zero was refused once in about 256)', async () => {
+    const ca = await loadAttemptCa(await createAttemptCa(tempDir(), ['api.openai.com']));
+    for (let i = 0; i < 600; i += 1) {
+      const leaf = new X509Certificate((await issueLeaf(ca, 'api.openai.com')).certPem);
+      expect(leaf.serialNumber, leaf.serialNumber).toMatch(/^[4-7][0-9A-F]{31}$/);
+    }
+  });
+
   it('gives two attempts different CAs (keys, names and serials)', async () => {
     const first = await createAttemptCa(tempDir(), HOSTS);
     const second = await createAttemptCa(tempDir(), HOSTS);

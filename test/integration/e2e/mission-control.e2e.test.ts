@@ -38,10 +38,11 @@ beforeAll(async () => {
   base = mkdtempSync(path.join(tmpdir(), 'citadel-e2e-'));
   h = new ForkHarness(path.join(base, 'h'));
   // The delay keeps each branch running until the page has subscribed, so its end arrives live; it
-  // is spread around each edit, so the page sees Codex's worktree change mid-run (about 4 s in).
+  // is spread around each edit, so the page sees Codex's worktree change mid-run (about 6 s in), with
+  // 6 s left to see that edit as its newest activity on a loaded machine.
   await h.simulate({
     claude: { edits: [{ path: 'src/sum.js', content: FIXED_SUM }], delay_ms: 6_000 },
-    codex: { edits: [{ path: 'src/sum.js', content: WRONG_SUM }], delay_ms: 8_000 },
+    codex: { edits: [{ path: 'src/sum.js', content: WRONG_SUM }], delay_ms: 12_000 },
   });
   const [built, chromium] = await Promise.all([buildRenderer(path.join(base, 'renderer')), launchChromium()]);
   staticDir = built;

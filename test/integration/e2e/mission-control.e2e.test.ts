@@ -39,9 +39,9 @@ beforeAll(async () => {
   h = new ForkHarness(path.join(base, 'h'));
   // The delay keeps each branch running until the page has subscribed, so its end arrives live; it
   // is spread around each edit, so the page sees Codex's worktree change mid-run (about 6 s in), with
-  // 6 s left to see that edit as its newest activity on a loaded machine.
+  // 6 s left to see that edit as its newest activity on a loaded machine, while Claude still runs.
   await h.simulate({
-    claude: { edits: [{ path: 'src/sum.js', content: FIXED_SUM }], delay_ms: 6_000 },
+    claude: { edits: [{ path: 'src/sum.js', content: FIXED_SUM }], delay_ms: 10_000 },
     codex: { edits: [{ path: 'src/sum.js', content: WRONG_SUM }], delay_ms: 12_000 },
   });
   const [built, chromium] = await Promise.all([buildRenderer(path.join(base, 'renderer')), launchChromium()]);

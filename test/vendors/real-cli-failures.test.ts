@@ -3,7 +3,9 @@
  * CLI: each becomes the exact typed failure code the adapters promise, and Claude's own long retry
  * loop is cut off by the fork's time budget, process group and all.
  */
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { branch, parseDoc } from '../support/fork-harness';
 import { startAnthropicServer } from '../support/model-servers/anthropic-server';
@@ -82,13 +84,19 @@ describe('real vendor CLIs: model-server failures become typed failure codes', (
     }
   });
 
-  it('default endpoints: no Claude credentials is RUNTIME_AUTH_FAILED; an Ollama too old for Codex and no LM Studio are RUNTIME_PROVIDER_UNAVAILABLE', async () => {
+  it('default endpoints: no Claude credentials is refused before anything exists (contained) or RUNTIME_AUTH_FAILED (runtime-only); an Ollama too old for Codex and no LM Studio are RUNTIME_PROVIDER_UNAVAILABLE', async () => {
     const fork = new VendorFork(tempDir());
     // Ollama's default port (free in this private network namespace); LM Studio's default 1234 stays empty.
     const oldOllama = await startLocalModelServer({ scenario: { kind: 'script', turns: [{ text: 'unreachable' }] }, ollamaVersion: '0.12.0', port: 11434 });
     servers.push(oldOllama);
-    // No ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL or CODEX_OSS_BASE_URL: every runtime uses its defaults.
-    const doc = await fork.start([CLAUDE_PROFILE, OLLAMA_PROFILE, LMSTUDIO_PROFILE], { CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' });
+    // Contained, the gateway needs Claude's credential on the host: none, so fork start refuses and says what to do.
+    const executors = path.join(fork.base, 'no-credential.json');
+    writeFileSync(executors, JSON.stringify({ schema_version: 1, executors: [CLAUDE_PROFILE, OLLAMA_PROFILE] }));
+    const refused = await fork.cli(['fork', 'start', 'Fix the sum function', '--repo', fork.repo, '--executors', executors, '--workflow', fork.harness.workflowFile, '--json']);
+    expect(refused.code).not.toBe(0);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ error: { code: 'RUNTIME_AUTH_MISSING', message: expect.stringMatching(/ANTHROPIC_API_KEY|claude \/login/) } });
+    // No ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL or CODEX_OSS_BASE_URL: every runtime uses its defaults, and reads its own login.
+    const doc = await fork.start([CLAUDE_PROFILE, OLLAMA_PROFILE, LMSTUDIO_PROFILE], { CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' }, ['--containment', 'runtime-only']);
     expect(branch(doc, 'branch-claude-sonnet')).toMatchObject({ state: 'failed', failure_code: 'RUNTIME_AUTH_FAILED' });
     expect(JSON.parse(fork.branchRun(doc.fork_id, 'branch-claude-sonnet').stdout)).toMatchObject({ is_error: true, result: 'Not logged in · Please run /login' });
     expect(branch(doc, 'branch-codex-ollama')).toMatchObject({ state: 'failed', failure_code: 'RUNTIME_PROVIDER_UNAVAILABLE' });

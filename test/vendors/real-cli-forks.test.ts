@@ -158,7 +158,7 @@ describe('real vendor CLIs through citadel fork start', () => {
     expect(existsSync(path.join(fork.repo, 'NOTES.md'))).toBe(false);
   });
 
-  it("FINDING: Claude's observed model is the id it asked for, not the one the server says it served", async () => {
+  it("FINDING: Claude's own output names the id it asked for; the wire sees the dated id the server answered with, and the exact-match proof fails", async () => {
     const fork = new VendorFork(tempDir());
     const anthropic = await startAnthropicServer({ scenario: { kind: 'script', turns: CLAUDE_FIX }, responseModel: 'claude-sonnet-4-5-20250929' });
     const local = await startLocalModelServer({ scenario: { kind: 'script', turns: codexShellFix('branch-codex-lmstudio') } });
@@ -170,11 +170,13 @@ describe('real vendor CLIs through citadel fork start', () => {
       CODEX_OSS_BASE_URL: `${local.origin}/v1`,
     });
     expect(branch(doc, 'branch-claude-sonnet')).toMatchObject({ state: 'passed' });
-    // modelUsage (the only model in --output-format json) is keyed by the requested id (recordings j1),
-    // so model proof passes although every message_start named another model.
-    expect(fork.branchRun(doc.fork_id, 'branch-claude-sonnet').receipt.telemetry).toMatchObject({ observed_model: 'claude-sonnet-4-5', observed_model_source: 'claude_result_model_usage' });
+    // modelUsage (the only model in --output-format json) is keyed by the requested id (recordings j1);
+    // every message_start named the dated one, which the gateway witnessed.
+    const { receipt } = fork.branchRun(doc.fork_id, 'branch-claude-sonnet');
+    expect(receipt.telemetry).toMatchObject({ observed_model: 'claude-sonnet-4-5', observed_model_source: 'claude_result_model_usage' });
+    expect((receipt as unknown as { wire: { served_models: string[] } }).wire.served_models).toEqual(['claude-sonnet-4-5-20250929']);
+    // executor-profiles.md: the observed model must match the request exactly; a dated answer to an alias fails (pin the dated id).
     const compare = await fork.compare(doc.fork_id);
-    expect(compare.branches.find((b) => b.branch_id === 'branch-claude-sonnet')).toMatchObject({ receipt_verified: true, model_proof: 'passed' });
-    expect(compare.outcome).toBe('tie');
+    expect(compare.branches.find((b) => b.branch_id === 'branch-claude-sonnet')).toMatchObject({ receipt_verified: true, model_proof: 'failed' });
   });
 });

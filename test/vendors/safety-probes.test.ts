@@ -20,6 +20,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { branch, type ForkStatusDoc } from '../support/fork-harness';
 import { startAnthropicServer, type AnthropicServer, type ScriptedTurn } from '../support/model-servers/anthropic-server';
 import { startLocalModelServer, type LocalModelServer, type ScriptedLocalTurn } from '../support/model-servers/local-model-server';
+import { GATEWAY_INSIDE_PORT } from '../../main/runtimes/containment/provider-egress';
 import { cwdOf } from './scripted-agents';
 import { CLAUDE_PROFILE, OLLAMA_PROFILE, processesInside, useVendorTempDirs, VendorFork } from './vendor-fork';
 
@@ -300,8 +301,8 @@ describe('safety probes with the real CLIs', () => {
     for (const branchId of [CLAUDE, CODEX]) expect(branch(p.doc, branchId)).toMatchObject({ state: 'failed', failure_code: 'VERIFIER_FAILED' });
   });
 
-  it('egress: inside the sandbox only the provider answers; another loopback port that answers on the host is refused', async () => {
-    // A test file that asks two loopback ports for `/`: Claude's own provider, and the Codex branch's provider.
+  it('egress: inside the sandbox only the provider gateway answers; the provider itself and another loopback port that answer on the host are refused', async () => {
+    // A test file that asks three loopback ports for `/`: Claude's gateway, its provider's own port, and the Codex branch's provider.
     const netProbe = (ports: Ports): string =>
       [
         "import { request } from 'node:http';",
@@ -312,6 +313,7 @@ describe('safety probes with the real CLIs', () => {
         '  req.end();',
         '});',
         "test('net', async () => {",
+        `  console.log('GATEWAY', await get(${GATEWAY_INSIDE_PORT}));`,
         `  console.log('PROVIDER', await get(${ports.anthropic}));`,
         `  console.log('OTHER', await get(${ports.local}));`,
         '});',
@@ -329,9 +331,10 @@ describe('safety probes with the real CLIs', () => {
     expect((await fetch(`${p.local.origin}/api/version`)).ok).toBe(true);
     const claude = claudeResults(p);
     expect(claude.map((r) => r.is_error)).toEqual([false, false]);
-    // The provider's port is bridged, but `GET /` is none of its routes (Claude's is `POST /v1/messages`):
-    // the bridge answers 403 and records it; the other port is not reachable at all.
-    expect(claude[1]?.content).toMatch(/PROVIDER reached 403/);
+    // The gateway answers, but `GET /` is none of Claude's routes (`POST /v1/messages`): 403, recorded
+    // with the upstream it guards; the provider's own port and the other one are not reachable at all.
+    expect(claude[1]?.content).toMatch(/GATEWAY reached 403/);
+    expect(claude[1]?.content).toMatch(/PROVIDER refused ECONNREFUSED/);
     expect(claude[1]?.content).toMatch(/OTHER refused ECONNREFUSED/);
     expect(readFileSync(p.fork.harness.attemptFile(p.doc.fork_id, CLAUDE, 'egress-denials.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([
       { host: '127.0.0.1', port: Number(new URL(p.anthropic.origin).port), reason: 'path_not_allowed', method: 'GET', path: '/' },

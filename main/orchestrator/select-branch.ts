@@ -3,7 +3,8 @@ import { CitadelError } from '../../shared/errors';
 import { compareBranches } from '../../shared/fork/compare';
 import type { ForkRecord } from '../../shared/fork/fork-record';
 import { SelectionRecordSchema, selectedRevision, selectionDigest, type SelectionRecord } from '../../shared/fork/landing';
-import { describeEvidence, evidenceAgainst, type AgainstEvidence } from '../../shared/fork/selection-evidence';
+import { branchSelectability, forkSelectionRefusal, type SelectionRefusal } from '../../shared/fork/selectability';
+import { describeEvidence, type AgainstEvidence } from '../../shared/fork/selection-evidence';
 import { verifyFork } from '../evidence/verify-fork';
 import { writePrivateFile, writePrivateJson } from '../store/atomic-file';
 import { withForkLock } from '../store/fork-lock';
@@ -25,7 +26,8 @@ export interface SelectRequest {
   readonly idempotencyKey?: string | undefined;
   /**
    * The operator acknowledges selecting against the evidence (`--against-evidence`): required when
-   * the branch is not the recommendation or its verifier did not pass; recorded, signed, with what the evidence said.
+   * the comparison did not recommend the branch (a tie of proven passes aside) or its verifier did
+   * not pass; recorded, signed, with what the evidence said.
    */
   readonly againstEvidence?: boolean | undefined;
 }
@@ -35,8 +37,9 @@ const MAX_REASON_BYTES = 16 * 1024;
 /**
  * Records the operator's selection: an immutable decision record (fork revision, branch, actor,
  * reason digest, idempotency key, time). It runs no git. The reason text stays private; public
- * artifacts never carry it. Only a comparable branch, freshly re-verified, can be selected; one
- * the evidence does not support only with the operator's acknowledgement (SELECTION_AGAINST_EVIDENCE).
+ * artifacts never carry it. Once no branch can still change (selectability.ts), a comparable
+ * branch, freshly re-verified, can be selected from a ready, blocked or failed fork; one the
+ * evidence does not support only with the operator's acknowledgement (SELECTION_AGAINST_EVIDENCE).
  */
 export async function selectBranch(ctx: OrchestratorContext, forkId: string, request: SelectRequest): Promise<SelectionRecord> {
   const reason = request.reason.trim();
@@ -75,19 +78,12 @@ export async function selectBranch(ctx: OrchestratorContext, forkId: string, req
       // The same words again after another decision: a new decision, under a key of its own.
       key = `${derivedKey}-r${record.revision}`;
     }
-    if (record.state !== 'ready' && record.state !== 'selected') {
-      throw new CitadelError('FORK_STATE_CONFLICT', `a ${record.state} fork cannot be selected from; it must be ready`, { details: { state: record.state } });
-    }
-    const comparison = compareBranches((await verifyFork(ctx, forkId)).branches);
-    const branch = comparison.branches.find((b) => b.branch_id === request.branchId);
-    if (!branch) throw new CitadelError('BRANCH_NOT_FOUND', `no branch ${request.branchId} in ${forkId}`);
-    if (!branch.comparable) {
-      throw new CitadelError('SELECTION_REFUSED', `${request.branchId} is not comparable: ${branch.reasons.join(', ') || 'no verified result'}`, {
-        details: { reasons: branch.reasons },
-      });
-    }
-    const evidence = evidenceAgainst(comparison, request.branchId);
-    const againstEvidence: AgainstEvidence | null = evidence === null ? null : { acknowledged: true, evidence };
+    // Refused before verifying anything while a branch can still change.
+    const unsettled = forkSelectionRefusal(record);
+    if (unsettled !== null) throw refusalError(unsettled);
+    const verdict = branchSelectability(record, compareBranches((await verifyFork(ctx, forkId)).branches), request.branchId);
+    if (!verdict.selectable) throw refusalError(verdict.refusal);
+    const againstEvidence: AgainstEvidence | null = verdict.against === null ? null : { acknowledged: true, evidence: verdict.against };
     // Refused before anything is written: no record, no journal line, no signature.
     if (againstEvidence !== null && request.againstEvidence !== true) refuseAgainstEvidence(request.branchId, againstEvidence);
     const selection: SelectionRecord = {
@@ -115,6 +111,10 @@ export async function selectBranch(ctx: OrchestratorContext, forkId: string, req
     await journal.result('selection.record', key, 'done', { fork_revision: selectedRevision(selection), ...bound });
     return selection;
   });
+}
+
+function refusalError({ code, message, details }: SelectionRefusal): CitadelError {
+  return new CitadelError(code, message, { details: { ...details } });
 }
 
 function refuseAgainstEvidence(branchId: string, { evidence }: AgainstEvidence): never {

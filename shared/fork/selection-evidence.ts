@@ -30,14 +30,17 @@ export function selectedAgainstEvidence(selection: { readonly branch_id: string;
   return selection.against_evidence === undefined ? null : { branch_id: selection.branch_id, ...selection.against_evidence };
 }
 
-type ComparisonFacts = Pick<Comparison, 'outcome' | 'recommended_branch_id'> & { readonly branches: readonly ComparedBranch[] };
+/** What the rule reads of a comparison (the reply of `compareFork`, or the orchestrator's own). */
+export type ComparisonFacts = Pick<Comparison, 'outcome' | 'recommended_branch_id'> & { readonly branches: readonly ComparedBranch[] };
 
 const proven = (b: SelectionEvidence): boolean => b.verifier_status === 'passed' && b.status === 'passed' && b.required_evidence.present >= b.required_evidence.required;
 
 /**
  * What the evidence says against selecting `branchId`, or null when selecting it agrees with the
- * evidence: it is the recommendation, or nothing is recommended and its verifier passed with every
- * required step. A branch the comparison does not list is null too: the caller refuses it as unknown.
+ * evidence: it is the recommendation, or the comparison found a tie and its verifier passed with
+ * every required step. With fewer than two comparable branches (`insufficient-evidence`, as when
+ * the others failed or were stopped) nothing was compared, so every branch needs the
+ * acknowledgement. A branch the comparison does not list is null too: the caller refuses it as unknown.
  */
 export function evidenceAgainst(comparison: ComparisonFacts, branchId: string): SelectionEvidence | null {
   const branch = comparison.branches.find((b) => b.branch_id === branchId);
@@ -50,8 +53,8 @@ export function evidenceAgainst(comparison: ComparisonFacts, branchId: string): 
     failure_code: branch.failure_code,
     required_evidence: { ...branch.required_evidence },
   };
-  const otherRecommended = evidence.recommended_branch_id !== null && evidence.recommended_branch_id !== branchId;
-  return otherRecommended || !proven(evidence) ? evidence : null;
+  const supported = evidence.recommended_branch_id === branchId || evidence.outcome === 'tie';
+  return supported && proven(evidence) ? null : evidence;
 }
 
 /** The evidence in plain words, e.g. "branch-codex's verifier failed (VERIFIER_FAILED); the comparison recommends branch-claude". */
@@ -64,8 +67,9 @@ export function describeEvidence(branchId: string, evidence: SelectionEvidence):
   else if (evidence.verifier_status === 'unknown') parts.push(`${branchId} has no verifier proof${code}`);
   else if (evidence.status !== 'passed') parts.push(`${branchId} did not pass${code}`);
   else if (present < required) parts.push(`${branchId}'s verifier ran only ${present} of ${required} required steps`);
+  else if (evidence.outcome === 'insufficient-evidence') parts.push(`${branchId}'s verifier passed`);
   if (evidence.recommended_branch_id === branchId) parts.push(`the comparison recommends ${branchId}`);
   else if (evidence.recommended_branch_id !== null) parts.push(`the comparison recommends ${evidence.recommended_branch_id}`);
-  else parts.push(evidence.outcome === 'tie' ? 'the comparison recommends no branch (a tie)' : 'the comparison recommends no branch (not enough evidence)');
+  else parts.push(evidence.outcome === 'tie' ? 'the comparison recommends no branch (a tie)' : 'the comparison recommends no branch (fewer than two branches have a verified, comparable result, so none was compared)');
   return parts.join('; ');
 }

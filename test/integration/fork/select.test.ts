@@ -6,7 +6,8 @@ import { useTempDirs } from '../../support/temp-dir';
 
 const tempDir = useTempDirs();
 
-async function readyFork(): Promise<{ h: ForkHarness; forkId: string }> {
+/** Claude's branch passes; Codex's run fails (no comparable result), so the fork settles `failed`. */
+async function settledFork(): Promise<{ h: ForkHarness; forkId: string }> {
   const h = new ForkHarness(tempDir('citadel-select-'));
   await h.simulate({ claude: { edits: [{ path: 'src/sum.js', content: FIXED_SUM }] }, codex: { outcome: 'auth_error' } });
   const { doc } = await h.startJson(['--runtimes', 'claude,codex', '--workflow', h.workflowFile]);
@@ -50,15 +51,23 @@ describe('fork select', () => {
     expect(land.checks.find((c) => c.name === 'selection_current')?.ok).toBe(true);
   });
 
-  it('refuses a branch that is not comparable, and a fork that is not ready', async () => {
-    const { h, forkId } = await readyFork();
+  it('refuses a branch that is not comparable; a settled failed fork is decided from its passing branch, acknowledged, and lands', async () => {
+    const { h, forkId } = await settledFork();
     const status = parseDoc(await h.cli(['fork', 'status', forkId, '--json']));
     expect(status.state).toBe('failed');
     const refused = await h.cli(['fork', 'select', forkId, 'branch-codex', '--reason', 'x', '--json']);
     expect(refused.code).toBe(1);
-    expect(JSON.parse(refused.stdout)).toMatchObject({ error: { code: 'FORK_STATE_CONFLICT' } });
+    expect(JSON.parse(refused.stdout)).toMatchObject({ error: { code: 'SELECTION_REFUSED', details: { reasons: ['runtime_did_not_complete'] } } });
     const noReason = await h.cli(['fork', 'select', forkId, 'branch-claude', '--json']);
     expect(noReason.code).toBe(2);
+    // The only comparable branch was compared with nothing: the acknowledgement is required, then it is selected and lands.
+    const unacknowledged = await h.cli(['fork', 'select', forkId, 'branch-claude', '--reason', 'it passed', '--json']);
+    expect(JSON.parse(unacknowledged.stdout)).toMatchObject({ error: { code: 'SELECTION_AGAINST_EVIDENCE', details: { outcome: 'insufficient-evidence' } } });
+    const selected = await h.cli(['fork', 'select', forkId, 'branch-claude', '--reason', 'it passed', '--against-evidence', '--json']);
+    expect(selected.code, selected.stdout).toBe(0);
+    expect(parseDoc(await h.cli(['fork', 'status', forkId, '--json']))).toMatchObject({ state: 'selected', revision: status.revision + 1 });
+    await h.landConfirmed(forkId);
+    expect(h.gitIn(h.repo, 'show', 'main:src/sum.js')).toBe(FIXED_SUM.trim());
 
     const three = new ForkHarness(tempDir('citadel-select-'));
     await three.simulate({ claude: { edits: [{ path: 'src/sum.js', content: FIXED_SUM }] }, codex: { outcome: 'auth_error' } });

@@ -1,7 +1,8 @@
 /**
  * The one rule for selecting against the evidence (issue 14, item 4), shared by the orchestrator
  * that enforces it and Mission Control that shows it: a branch needs an acknowledgement unless it is
- * the recommendation, or nothing is recommended and its verifier passed with every required step.
+ * the recommendation, or the comparison is a tie and its verifier passed with every required step.
+ * With fewer than two comparable branches nothing was compared, so every branch needs it (issue 29).
  */
 import { describe, expect, it } from 'vitest';
 import type { ComparedBranch, Comparison } from '../../../shared/fork/compare';
@@ -45,7 +46,18 @@ describe('evidence against a selection', () => {
     expect(say(tie, 'branch-d')).toBe("branch-d's verifier did not run (BUDGET_EXCEEDED); the comparison recommends no branch (a tie)");
     expect(say(tie, 'branch-e')).toBe('branch-e has no verifier proof; the comparison recommends no branch (a tie)');
     const alone = comparison('insufficient-evidence', null, { 'branch-a': FAILED });
-    expect(say(alone, 'branch-a')).toBe("branch-a's verifier failed (VERIFIER_FAILED); the comparison recommends no branch (not enough evidence)");
+    expect(say(alone, 'branch-a')).toBe("branch-a's verifier failed (VERIFIER_FAILED); the comparison recommends no branch (fewer than two branches have a verified, comparable result, so none was compared)");
+  });
+
+  it('with fewer than two comparable branches, even a proven pass was compared with nothing and needs the acknowledgement', () => {
+    const alone = comparison('insufficient-evidence', null, {
+      'branch-a': PASSED,
+      'branch-b': { verifier_status: 'not_run', status: 'failed', failure_code: 'STOPPED_BY_OPERATOR', required_evidence: { required: 3, present: 0 } },
+    });
+    expect(evidenceAgainst(alone, 'branch-a')).toEqual({ outcome: 'insufficient-evidence', recommended_branch_id: null, ...PASSED });
+    expect(say(alone, 'branch-a')).toBe(
+      "branch-a's verifier passed; the comparison recommends no branch (fewer than two branches have a verified, comparable result, so none was compared)",
+    );
   });
 
   it('a branch the comparison does not list is not judged here (the caller refuses it as unknown)', () => {

@@ -5,7 +5,10 @@ import { describeEvidence } from '../../../../shared/fork/selection-evidence';
 import { printJson, type Io } from '../../output';
 import type { JsonOption } from './fork-output';
 
-/** `citadel fork select FORK_ID BRANCH_ID --reason TEXT [--against-evidence]`: the recorded decision; no git runs. */
+/**
+ * `citadel fork select FORK_ID BRANCH_ID --reason TEXT [--against-evidence]`: the recorded decision; no git runs.
+ * The orchestrator decides what can be selected (shared/fork/selectability.ts): any comparable branch once every branch has settled.
+ */
 export function selectCommand(fork: Command, io: Io): void {
   fork
     .command('select')
@@ -15,7 +18,7 @@ export function selectCommand(fork: Command, io: Io): void {
     .requiredOption('--reason <text>', 'why this branch (kept private; never exported)')
     .option('--actor <name>', 'who decides (default: the login name)')
     .option('--idempotency-key <key>', 'repeat-safe key (default: derived from branch, actor and reason)')
-    .option('--against-evidence', 'acknowledge selecting a branch that is not the recommendation or whose verifier did not pass (recorded and signed)')
+    .option('--against-evidence', 'acknowledge selecting a branch the comparison did not recommend (also when fewer than two branches are comparable) or whose verifier did not pass (recorded and signed)')
     .option('--json', 'print exactly one JSON document')
     .action(async (forkId: string, branchId: string, options: { reason: string; actor?: string; idempotencyKey?: string; againstEvidence?: true } & JsonOption) => {
       const actor = options.actor ?? process.env.USER ?? process.env.LOGNAME ?? 'operator';

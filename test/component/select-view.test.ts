@@ -1,4 +1,4 @@
-import { fireEvent, render, screen } from '@testing-library/svelte';
+import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import { compareBranches } from '../../shared/fork/compare';
 import { SelectionRecordSchema, type SelectionRecord } from '../../shared/fork/landing';
@@ -95,5 +95,72 @@ describe('select view', () => {
     expect(await screen.findByRole('heading', { name: 'Selected branch-claude' })).toBeInTheDocument();
     expect(screen.queryByTestId('against-evidence-warning')).toBeNull();
     expect(calls.filter((c) => c.channel === 'selectBranch').map((c) => c.request)).toEqual([{ fork_id: FORK_ID, branch_id: 'branch-claude', reason: 'I prefer its approach', actor: 'alice' }]);
+  });
+});
+
+// Issue 29: Claude's branch passed; Codex's was stopped, so only one branch is comparable (the fork is `failed`).
+const claudePassed = { branch_id: 'branch-claude', profile_id: 'claude', runtime: 'claude', state: 'passed', failure_code: null, blocked_reason: null, blocked_code: null, attempt: 1 } as const;
+const codexStopped = { branch_id: 'branch-codex', profile_id: 'codex', runtime: 'codex', state: 'failed', failure_code: 'STOPPED_BY_OPERATOR', blocked_reason: null, blocked_code: null, attempt: 1 } as const;
+const codexRunning = { ...codexStopped, state: 'running', failure_code: null } as const;
+const stoppedComparison = compareBranches([
+  evidence('branch-claude', receipt('branch-claude')),
+  evidence(
+    'branch-codex',
+    receipt('branch-codex', { status: 'failed', failure_code: 'STOPPED_BY_OPERATOR', exit: { code: null, signal: 'SIGTERM', timed_out: false, stopped: true }, verifier: { status: 'not_run', steps: [] } }),
+  ),
+]);
+const ALONE = "branch-claude's verifier passed; the comparison recommends no branch (fewer than two branches have a verified, comparable result, so none was compared)";
+
+describe('select view: deciding from a settled fork', () => {
+  it('while a branch runs nothing can be selected, said in plain words; once it settles, the view follows', async () => {
+    let settled = false;
+    const { client, emit } = fakeClient({
+      forkStatus: () => ({ ok: true, value: forkStatus({ state: settled ? 'failed' : 'running', branches: [claudePassed, settled ? codexStopped : codexRunning] }) }),
+      compareFork: () => ({ ok: true, value: stoppedComparison }),
+    });
+    render(SelectView, { props: { client, forkId: FORK_ID, branchId: 'branch-claude' } });
+    expect(await screen.findByTestId('select-not-now')).toHaveTextContent('Nothing can be selected now: branch-codex is still running; select once every branch has settled.');
+    expect(screen.getByRole('radio', { name: /branch-claude/ })).toBeDisabled();
+    expect(screen.getByRole('radio', { name: /branch-codex/ })).toBeDisabled();
+    await fillReasonAndActor();
+    expect(recordButton()).toBeDisabled();
+
+    settled = true;
+    emit({ type: 'branch_state', fork_id: FORK_ID, branch_id: 'branch-codex', state: 'failed', failure_code: 'STOPPED_BY_OPERATOR' });
+    await waitFor(() => expect(screen.queryByTestId('select-not-now')).toBeNull());
+    expect(screen.getByRole('radio', { name: /branch-claude/ })).toBeEnabled();
+  });
+
+  it('one passing and one stopped branch: the stopped one says why not; the passing one needs the acknowledgement, then is sent with it', async () => {
+    const { client, calls } = fakeClient({
+      forkStatus: () => ({ ok: true, value: forkStatus({ state: 'failed', branches: [claudePassed, codexStopped] }) }),
+      compareFork: () => ({ ok: true, value: stoppedComparison }),
+      selectBranch: (request) => ({
+        ok: true,
+        value: recorded(request.branch_id, {
+          acknowledged: true,
+          evidence: { outcome: 'insufficient-evidence', recommended_branch_id: null, verifier_status: 'passed', status: 'passed', failure_code: null, required_evidence: { required: 1, present: 1 } },
+        }),
+      }),
+    });
+    render(SelectView, { props: { client, forkId: FORK_ID } });
+    const codex = await screen.findByRole('radio', { name: /branch-codex/ });
+    expect(codex).toBeDisabled();
+    expect(codex).toHaveAccessibleDescription('branch-codex cannot be selected: it ended STOPPED_BY_OPERATOR, which leaves no result the verifier judged.');
+    expect(screen.queryByTestId('select-not-now')).toBeNull();
+
+    await fireEvent.click(screen.getByRole('radio', { name: /branch-claude/ }));
+    expect(screen.getByTestId('against-evidence')).toHaveTextContent(ALONE);
+    await fillReasonAndActor();
+    expect(recordButton()).toBeDisabled();
+    await fireEvent.input(screen.getByLabelText('Type branch-claude to select it against the evidence'), { target: { value: 'branch-claude' } });
+    expect(recordButton()).toBeEnabled();
+    await fireEvent.click(recordButton());
+
+    expect(await screen.findByRole('heading', { name: 'Selected branch-claude' })).toBeInTheDocument();
+    expect(screen.getByTestId('against-evidence-warning')).toHaveTextContent(`Selected against the evidence. ${ALONE}.`);
+    expect(calls.filter((c) => c.channel === 'selectBranch').map((c) => c.request)).toEqual([
+      { fork_id: FORK_ID, branch_id: 'branch-claude', reason: 'I prefer its approach', actor: 'alice', against_evidence: true },
+    ]);
   });
 });

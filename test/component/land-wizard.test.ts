@@ -1,10 +1,11 @@
 import { fireEvent, render, screen, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import { CitadelError } from '../../shared/errors';
+import { ForkOverviewSchema, type ForkOverview } from '../../shared/fork/fork-overview';
 import { LANDING_CHECK_NAMES, LandingCheckSchema, type LandingCheck } from '../../shared/fork/landing';
 import LandView from '../../renderer/src/views/LandView.svelte';
 import { fakeClient } from './support/fake-client';
-import { FORK_ID } from './support/fixtures';
+import { BASE, digest, FORK_ID } from './support/fixtures';
 
 const TOKEN = '0123456789ab';
 const MERGE = 'd'.repeat(40);
@@ -13,6 +14,25 @@ const checks = (failing: Partial<Record<(typeof LANDING_CHECK_NAMES)[number], st
   LANDING_CHECK_NAMES.map((name) => LandingCheckSchema.parse({ name, ok: !(name in failing), reason: failing[name] ?? null }));
 
 const confirmButton = (): HTMLElement => screen.getByRole('button', { name: /land \(local merge\)/i });
+
+const SELECTION = { branch_id: 'branch-claude', actor: 'alice', selected_at: '2026-11-29T20:05:00.000Z', reason: 'it passed', reason_digest: digest('it passed'), against_evidence: null };
+const LANDED = { status: 'landed' as const, branch_id: 'branch-claude', target_branch: 'main', merge_commit: MERGE, landed_at: '2026-11-29T20:10:00.000Z', on_target_branch: true };
+const overview = (overrides: Partial<ForkOverview> = {}): ForkOverview =>
+  ForkOverviewSchema.parse({
+    fork_id: FORK_ID,
+    title: 'Fix the sum function',
+    title_standing: 'verified',
+    repo_name: 'app',
+    repo_path: '/home/alice/src/app',
+    base_revision: BASE,
+    repo_branch: 'main',
+    selection: SELECTION,
+    landing: null,
+    worktrees: [],
+    ...overrides,
+  });
+// What the orchestrator answers once a fork has landed: selection_current fails by design.
+const afterLanding = checks({ selection_current: `the fork has already landed (merge commit ${MERGE})` });
 
 describe('land wizard', () => {
   it('lists every precondition with pass or fail and its reason', async () => {
@@ -55,6 +75,59 @@ describe('land wizard', () => {
 
     expect(await screen.findByTestId('merge-commit')).toHaveTextContent(MERGE);
     expect(calls.filter((c) => c.channel === 'confirmLanding')).toEqual([{ channel: 'confirmLanding', request: { fork_id: FORK_ID, token: TOKEN } }]);
+  });
+
+  it('after landing shows the landing and the checks that passed before it, never a FAIL or a refusal', async () => {
+    let landed = false;
+    const { client, emit } = fakeClient({
+      forkOverview: () => ({ ok: true, value: overview(landed ? { landing: LANDED } : {}) }),
+      landingChecks: () => ({ ok: true, value: landed ? { checks: afterLanding, token: null, against_evidence: null } : { checks: checks(), token: TOKEN, against_evidence: null } }),
+      confirmLanding: () => {
+        landed = true;
+        return { ok: true, value: { landed: true, merge_commit: MERGE } };
+      },
+    });
+    const { container } = render(LandView, { props: { client, forkId: FORK_ID } });
+    await fireEvent.input(await screen.findByLabelText(/type the confirmation token/i), { target: { value: TOKEN } });
+    await fireEvent.click(confirmButton());
+
+    expect(await screen.findByTestId('merge-commit')).toHaveTextContent(MERGE);
+    // The fork's own events arrive after the landing; the wizard does not judge a landed fork again.
+    emit({ type: 'fork_state', fork_id: FORK_ID, state: 'landed', revision: 10 });
+    expect(await screen.findByTestId('landed')).toHaveTextContent(`Landed. Merge commit ${MERGE} into main (local merge only; nothing was pushed).`);
+    expect(screen.getByTestId('checks-before-landing')).toHaveTextContent('Every check passed when the landing was confirmed');
+    const shown = screen.getAllByRole('listitem').filter((item) => item.dataset.check !== undefined);
+    expect(shown.map((item) => item.dataset.ok)).toEqual(LANDING_CHECK_NAMES.map(() => 'true'));
+    expect(container).not.toHaveTextContent('FAIL');
+    expect(container).not.toHaveTextContent(/landing is refused/i);
+    expect(container).not.toHaveTextContent('Nothing was changed');
+    expect(screen.queryByLabelText(/type the confirmation token/i)).toBeNull();
+  });
+
+  it('opened on a fork that already landed says Landed plainly, without failing checks', async () => {
+    const { client } = fakeClient({
+      forkOverview: () => ({ ok: true, value: overview({ landing: LANDED }) }),
+      landingChecks: () => ({ ok: true, value: { checks: afterLanding, token: null, against_evidence: null } }),
+    });
+    const { container } = render(LandView, { props: { client, forkId: FORK_ID } });
+    expect(await screen.findByTestId('landed')).toHaveTextContent(`Landed. Merge commit ${MERGE} into main`);
+    expect(screen.getByTestId('checks-before-landing')).toHaveTextContent('This fork has already landed.');
+    expect(container).not.toHaveTextContent('FAIL');
+    expect(container).not.toHaveTextContent(/landing is refused/i);
+    expect(screen.queryByRole('button', { name: 'Check again' })).toBeNull();
+  });
+
+  it('with no selection links to the Select view instead of naming a command', async () => {
+    const { client } = fakeClient({
+      forkOverview: () => ({ ok: true, value: overview({ selection: null }) }),
+      landingChecks: () => ({ ok: false, error: { code: 'FORK_STATE_CONFLICT', message: `${FORK_ID} has no selection; run citadel fork select first` } }),
+    });
+    const { container } = render(LandView, { props: { client, forkId: FORK_ID } });
+    expect(await screen.findByTestId('no-selection')).toHaveTextContent('No branch is selected yet');
+    expect(screen.getByRole('link', { name: 'Select a branch' })).toHaveAttribute('href', `#/fork/${FORK_ID}/select`);
+    expect(container).not.toHaveTextContent('citadel fork select');
+    expect(container).not.toHaveTextContent('FORK_STATE_CONFLICT');
+    expect(screen.queryByLabelText(/type the confirmation token/i)).toBeNull();
   });
 
   it('warns when the selection was made against the evidence, and not otherwise', async () => {

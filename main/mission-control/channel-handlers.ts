@@ -78,5 +78,7 @@ export function channelHandlers(ctx: OrchestratorContext, drives: BackgroundDriv
     profileSets: async () => ({ sets: await door.profileSets(ctx) }),
     saveProfileSet: async ({ name, file }) => ({ sets: await door.saveProfileSet(ctx, name, file) }),
     deleteProfileSet: async ({ name }) => ({ sets: await door.deleteProfileSet(ctx, name) }),
+    branchOutput: ({ fork_id, branch_id }) => door.branchOutput(ctx, fork_id, branch_id),
+    branchLog: ({ fork_id, branch_id, which }) => door.branchLog(ctx, fork_id, branch_id, which),
   };
 }

@@ -309,6 +309,8 @@ async function verify(
   const protectedTouched =
     (input.contract.policy.protected_paths.length > 0 && touched.some((p) => isProtected(p))) || includesChanged.length > 0 || touched.some((p) => included.has(p));
   const protectedReport = included.size === 0 ? touched : { changed_paths: touched, changed_worktree_include: includesChanged };
+  // Kept as the other steps' output is, so the Fork view can show which paths were touched.
+  await writePrivateFile(files.verifierOutput('protected_paths'), canonicalJson(protectedReport));
   steps.push(emit({ id: 'protected_paths', status: protectedTouched ? 'failed' : 'passed', exit_code: null, timed_out: false, duration_ms: null, output_digest: digestOf(protectedReport) }));
   if (protectedTouched) return { status: 'failed', steps: [...steps, notRun('git_diff_check'), ...commandStep], refusal: 'POLICY_PROTECTED_PATH' };
 

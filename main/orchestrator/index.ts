@@ -44,6 +44,7 @@ export { attestFork, type AttestationBundle } from '../evidence/attestation/atte
 export { exportIssuerKey } from '../evidence/attestation/issuer-public-key';
 export { verifyAttestation, type AttestationFiles } from '../evidence/attestation/verify-files';
 export { verifyBundle } from '../evidence/attestation/verify-bundle';
+export { branchOutput, branchLog } from './branch-output';
 
 /**
  * One fork's record as it is on disk; a fork whose stored contract no longer verifies reads as

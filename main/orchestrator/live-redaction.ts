@@ -26,11 +26,22 @@ const COMMAND_LINE_CREDENTIALS = [
  * not applied. Then each is cut to MAX_SUMMARY.
  */
 export async function streamableActivities(activities: readonly RuntimeActivity[]): Promise<RuntimeActivity[]> {
-  return Promise.all(
-    activities.map(async ({ kind, summary }) => {
-      const hidden = COMMAND_LINE_CREDENTIALS.some((pattern) => pattern.test(summary)) || (await scanForSecrets(summary)).some((hit) => hit.rule !== 'citadel/absolute-path');
-      if (hidden) return { kind, summary: `${kind.replaceAll('_', ' ')} (its text is hidden: it looks like it holds a secret)` };
-      return { kind, summary: summary.length <= MAX_SUMMARY ? summary : `${summary.slice(0, MAX_SUMMARY - 1)}…` };
-    }),
-  );
+  const hidden = await secretLike(activities.map(({ summary }) => summary));
+  return activities.map(({ kind, summary }, i) => {
+    if (hidden[i] === true) return { kind, summary: `${kind.replaceAll('_', ' ')} (its text is hidden: it looks like it holds a secret)` };
+    return { kind, summary: summary.length <= MAX_SUMMARY ? summary : `${summary.slice(0, MAX_SUMMARY - 1)}…` };
+  });
+}
+
+/**
+ * Which of `texts` look like they hold a secret, by the rules above (the publishing scanner but
+ * its local-path rule, and the command-line rules): one scan for them all, each text judged whole.
+ */
+export async function secretLike(texts: readonly string[]): Promise<boolean[]> {
+  const flagged = texts.map((text) => COMMAND_LINE_CREDENTIALS.some((pattern) => pattern.test(text)));
+  for (const hit of await scanForSecrets(texts)) {
+    const index = /^\$\[(\d+)\]$/.exec(hit.path)?.[1];
+    if (hit.rule !== 'citadel/absolute-path' && index !== undefined) flagged[Number(index)] = true;
+  }
+  return flagged;
 }

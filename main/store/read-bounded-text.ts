@@ -22,8 +22,8 @@ export type BoundedBytesResult =
 
 export type BoundedTextResult = { ok: true; text: string } | Exclude<BoundedBytesResult, { ok: true }>;
 
-/** The last bytes of a file: `cut` says whether anything before them was left unread. */
-export type TailResult = { ok: true; bytes: Buffer; cut: boolean } | { ok: false; reason: string };
+/** The last bytes of a file: `cut` says whether anything before them was left unread; `size` is the file's size when opened. */
+export type TailResult = { ok: true; bytes: Buffer; cut: boolean; size: number } | { ok: false; reason: string };
 
 // O_NONBLOCK: opening a FIFO never waits for a writer (so it can be refused below instead of
 // hanging a thread of the pool); on a regular file it changes nothing. Both are 0 where absent.
@@ -135,7 +135,7 @@ export async function readTail(file: string, maxBytes: number): Promise<TailResu
       if (bytesRead === 0) break;
       length += bytesRead;
     }
-    return { ok: true, bytes: buffer.subarray(0, length), cut: start > 0 };
+    return { ok: true, bytes: buffer.subarray(0, length), cut: start > 0, size };
   } catch (error) {
     return { ok: false, reason: errorReason(error) };
   } finally {

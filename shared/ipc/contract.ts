@@ -26,6 +26,7 @@ import { SandboxReadinessSchema } from '../sandbox/sandbox-readiness';
 import { TelemetrySchema } from '../runtime/telemetry';
 import { WireFactsSchema } from '../runtime/wire';
 import { EgressRefusalSchema, MAX_SHOWN_REFUSALS } from '../fork/egress-refusals';
+import { BranchOutputSchema, OutputLogIdSchema, OutputTextSchema } from '../fork/branch-output';
 import { ListForksRequestSchema, ListForksResponseSchema } from './fork-list-channel';
 import { defineChannels, type BridgeOf, type ReplyOf, type RequestOf, type ResponseOf } from './define-channels';
 
@@ -198,6 +199,10 @@ const CONTRACT = defineChannels('citadel', {
     request: z.strictObject({ bundle: z.string().max(16 * 1024 * 1024), public_key_pem: z.string().max(16 * 1024).nullable() }),
     response: AttestationVerificationSchema,
   },
+  /** Issue 29: the ends of what a branch's current attempt printed (runtime, setup, verifier), redacted; local state, never exported. */
+  branchOutput: { request: z.strictObject({ fork_id: ForkIdSchema, branch_id: BranchIdSchema }), response: BranchOutputSchema },
+  /** One of those logs in full, as far as OUTPUT_LOG_MAX_BYTES from its end ("Show all"). */
+  branchLog: { request: z.strictObject({ fork_id: ForkIdSchema, branch_id: BranchIdSchema, which: OutputLogIdSchema }), response: OutputTextSchema },
 });
 
 export const IPC_CHANNELS = CONTRACT.table;

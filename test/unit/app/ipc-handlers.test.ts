@@ -53,6 +53,8 @@ const VALID: Record<ChannelName, unknown> = {
   profileSets: {},
   saveProfileSet: { name: 'local models', file: SET_FILE },
   deleteProfileSet: { name: 'local models' },
+  branchOutput: { fork_id: FORK, branch_id: 'branch-claude' },
+  branchLog: { fork_id: FORK, branch_id: 'branch-claude', which: 'verifier:workflow_verifier' },
 };
 
 /** At least one malformed request per channel, each one the schema must refuse. */
@@ -94,6 +96,8 @@ const MALFORMED: Record<ChannelName, unknown[]> = {
   profileSets: [{ name: 'x' }],
   saveProfileSet: [{ name: '', file: SET_FILE }, { name: 'one', file: { schema_version: 1, executors: [SET_FILE.executors[0]] } }],
   deleteProfileSet: [{}, { name: ' padded ' }],
+  branchOutput: [{ fork_id: FORK }, { fork_id: FORK, branch_id: '../x' }],
+  branchLog: [{ fork_id: FORK, branch_id: 'branch-claude', which: 'setup:../../contract' }, { fork_id: FORK, branch_id: 'branch-claude', which: 'verifier:rm' }],
 };
 
 const APP_URL = 'app://citadel/index.html';

@@ -49,6 +49,8 @@ const VALID: Record<ChannelName, Record<string, unknown>> = {
   profileSets: {},
   saveProfileSet: { name: 'local models', file: { schema_version: 1, executors: [CLAUDE, CODEX] } },
   deleteProfileSet: { name: 'local models' },
+  branchOutput: { fork_id: FORK_ID, branch_id: 'branch-claude' },
+  branchLog: { fork_id: FORK_ID, branch_id: 'branch-claude', which: 'stdout' },
 };
 
 const SPECIFIC: Partial<Record<ChannelName, Record<string, unknown>[]>> = {
@@ -86,6 +88,7 @@ const SPECIFIC: Partial<Record<ChannelName, Record<string, unknown>[]>> = {
   confirmLanding: [{ fork_id: FORK_ID, token: 'ABCDEF123456' }, { fork_id: FORK_ID, token: 'abc' }],
   openArtifact: [{ text: 5 }, { text: 'x'.repeat(16 * 1024 * 1024 + 1) }],
   validateExecutors: [{ text: null }],
+  branchLog: [{ ...VALID.branchLog, which: 'setup:../contract' }, { ...VALID.branchLog, which: 'stdout.log' }],
 };
 
 function malformed(channel: ChannelName): unknown[] {

@@ -88,8 +88,8 @@ describe('openRegularFile / readBoundedBytes', () => {
     const f = fixtures();
     const file = f.at('stdout.log');
     writeFileSync(file, 'first line\nsecond line\nresult\n');
-    expect(await readTail(file, 1000)).toEqual({ ok: true, bytes: Buffer.from('first line\nsecond line\nresult\n'), cut: false });
-    expect(await readTail(file, 7)).toEqual({ ok: true, bytes: Buffer.from('result\n'), cut: true });
+    expect(await readTail(file, 1000)).toEqual({ ok: true, bytes: Buffer.from('first line\nsecond line\nresult\n'), cut: false, size: 30 });
+    expect(await readTail(file, 7)).toEqual({ ok: true, bytes: Buffer.from('result\n'), cut: true, size: 30 });
     expect(await readTail(f.fifo, 7)).toEqual({ ok: false, reason: 'not_regular_file' });
   });
 });

@@ -4,6 +4,7 @@ import { attestCommand } from '../attest';
 import { cleanCommand } from './clean';
 import { compareCommand } from './compare';
 import { landCommand } from './land';
+import { logsCommand } from './logs';
 import { proofCommand } from './proof';
 import { replayCommand } from './replay';
 import { resolveCommand } from './resolve';
@@ -14,7 +15,7 @@ import { statusCommand } from './status';
 import { stopCommand } from './stop';
 
 /** In the order `citadel fork --help` lists them. */
-const SUBCOMMANDS = [startCommand, statusCommand, resumeCommand, stopCommand, resolveCommand, compareCommand, selectCommand, landCommand, replayCommand, proofCommand, attestCommand, cleanCommand];
+const SUBCOMMANDS = [startCommand, statusCommand, logsCommand, resumeCommand, stopCommand, resolveCommand, compareCommand, selectCommand, landCommand, replayCommand, proofCommand, attestCommand, cleanCommand];
 
 /** `citadel fork …` (decisions D13): each subcommand parses, calls one orchestrator door function, renders. */
 export function registerForkCommands(program: Command, io: Io): void {

@@ -28,9 +28,10 @@ const BINARY_PROBE_BYTES = 8000;
 
 /**
  * Tracked changes from `git diff --numstat <base>` (work tree against the base commit), plus the
- * untracked files git would add, each counted as new, and the first of their paths. Read-only for the executor: git reads the
- * index but never writes it (GIT_OPTIONAL_LOCKS=0, gitEnvironment), writes no object and takes no
- * lock, so the agent's own git commands are never disturbed. Lines of an untracked file are
+ * untracked files git would add, each counted as new; the first of all their paths are named.
+ * Read-only for the executor: git reads the index but never writes it (GIT_OPTIONAL_LOCKS=0,
+ * gitEnvironment), writes no object and takes no lock, so the agent's own git commands are never
+ * disturbed. Lines of an untracked file are
  * counted from its first MAX_FILE_BYTES, for the first MAX_COUNTED_FILES of them, until
  * MAX_TICK_BYTES are read in all; a binary one (or one past a bound) counts as a file only, so
  * `insertions` can be short of the truth. The receipt's diff, taken from the result commit, is the

@@ -1,11 +1,14 @@
 import { CitadelError, isCitadelError } from '../../shared/errors';
+import type { BranchRecord, ForkRecord } from '../../shared/fork/fork-record';
 import type { ExecutionReceipt } from '../../shared/fork/receipts';
+import type { RetryPlan } from '../../shared/fork/retry-plan';
 import type { BranchDetail } from '../../shared/ipc/contract';
 import { verifyFork } from '../evidence/verify-fork';
 import { diffText } from '../git/diff';
 import type { OrchestratorContext } from '../host/context';
 import { ForkRequestSchema } from '../../shared/fork/fork-request';
 import { branchRefusals } from './egress-refusals';
+import { retryPlan } from './resolve-branch';
 
 // A diff viewer cannot usefully render more; the summary still counts every file and line.
 const MAX_DIFF_BYTES = 4 * 1024 * 1024;
@@ -22,6 +25,7 @@ export async function branchDetail(ctx: OrchestratorContext, forkId: string, bra
   if (!branch || !evidence) throw new CitadelError('BRANCH_NOT_FOUND', `no branch ${branchId} in ${forkId}`, { details: { fork_id: forkId, branch_id: branchId } });
   const receipt = evidence.receipt;
   const refusals = await branchRefusals(ctx, forkId, branch);
+  const retry = branch.state === 'blocked' ? await retryOf(ctx, verified.record, branch) : undefined;
   return {
     fork_id: forkId,
     branch_id: branchId,
@@ -39,7 +43,18 @@ export async function branchDetail(ctx: OrchestratorContext, forkId: string, bra
     containment: receipt?.containment ?? null,
     ...(receipt?.wire === undefined ? {} : { wire: receipt.wire }),
     ...(refusals.length === 0 ? {} : { egress_refusals: refusals }),
+    ...(retry === undefined ? {} : { retry }),
   };
+}
+
+/** What Retry would do to a blocked branch; null when its contract cannot be read (Retry is refused then too). */
+async function retryOf(ctx: OrchestratorContext, record: ForkRecord, branch: BranchRecord): Promise<RetryPlan | null> {
+  try {
+    return await retryPlan(ctx, record, branch);
+  } catch (error) {
+    if (isCitadelError(error)) return null;
+    throw error;
+  }
 }
 
 /** null when the branch committed nothing, or the target repository no longer has the commits. */

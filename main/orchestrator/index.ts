@@ -67,7 +67,7 @@ export async function listForks(ctx: OrchestratorContext, state: ForkListing['st
  * lock only between its steps: it is in progress all along.
  */
 export async function resumability(ctx: OrchestratorContext, forkId: string, drivenHere: readonly string[] = []): Promise<Resumability> {
-  return drivenHere.includes(forkId) ? { resumable: false, reason: 'in_progress' } : resumabilityOf(ctx, forkId);
+  return drivenHere.includes(forkId) ? { resumable: false, reason: 'in_progress', driver: { by: 'this_process' } } : resumabilityOf(ctx, forkId);
 }
 
 /**

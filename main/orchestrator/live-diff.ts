@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { WorktreeIncludeEntry } from '../../shared/fork/contract';
+import { LIVE_DIFF_MAX_PATHS, LIVE_DIFF_MAX_PATH_LENGTH } from '../../shared/fork/events';
 import { PINNED_DIFF_OPTIONS } from '../git/diff';
 import { runGit, stdoutFields, type RepositoryLocation } from '../git/run';
 import { excludeWorktreeIncludes } from '../workspace/worktree-include';
@@ -12,6 +13,8 @@ export interface LiveDiff {
   readonly files_changed: number;
   readonly insertions: number;
   readonly deletions: number;
+  /** The changed files' paths, relative to the worktree, sorted, the first LIVE_DIFF_MAX_PATHS of them. */
+  readonly paths: readonly string[];
 }
 
 // Untracked files' lines are counted here, not by git: bounds on the files and on the bytes read
@@ -25,9 +28,10 @@ const BINARY_PROBE_BYTES = 8000;
 
 /**
  * Tracked changes from `git diff --numstat <base>` (work tree against the base commit), plus the
- * untracked files git would add, each counted as new. Read-only for the executor: git reads the
- * index but never writes it (GIT_OPTIONAL_LOCKS=0, gitEnvironment), writes no object and takes no
- * lock, so the agent's own git commands are never disturbed. Lines of an untracked file are
+ * untracked files git would add, each counted as new; the first of all their paths are named.
+ * Read-only for the executor: git reads the index but never writes it (GIT_OPTIONAL_LOCKS=0,
+ * gitEnvironment), writes no object and takes no lock, so the agent's own git commands are never
+ * disturbed. Lines of an untracked file are
  * counted from its first MAX_FILE_BYTES, for the first MAX_COUNTED_FILES of them, until
  * MAX_TICK_BYTES are read in all; a binary one (or one past a bound) counts as a file only, so
  * `insertions` can be short of the truth. The receipt's diff, taken from the result commit, is the
@@ -50,17 +54,28 @@ export async function liveDiff(repository: RepositoryLocation & { readonly workT
   let files = 0;
   let insertions = 0;
   let deletions = 0;
+  const changed: string[] = [];
   for (const record of stdoutFields(tracked)) {
-    const [added, removed] = record.split('\t');
+    // `-z` leaves the path unquoted, tabs and all: it is everything after the two counts.
+    const [added, removed, ...name] = record.split('\t');
     files += 1;
     // Binary files print `-` for both counts.
     insertions += Number.parseInt(added ?? '', 10) || 0;
     deletions += Number.parseInt(removed ?? '', 10) || 0;
+    changed.push(name.join('\t'));
   }
   const others = stdoutFields(untracked);
   files += others.length;
   insertions += await untrackedLines(repository.workTree, others.slice(0, MAX_COUNTED_FILES), signal);
-  return { files_changed: files, insertions, deletions };
+  return { files_changed: files, insertions, deletions, paths: listedPaths([...changed, ...others]) };
+}
+
+/** What the Fork view lists of the changed files: sorted (so a tick that changes nothing lists the same), bounded. */
+function listedPaths(paths: readonly string[]): string[] {
+  return paths
+    .filter((p) => p.length > 0 && p.length <= LIVE_DIFF_MAX_PATH_LENGTH)
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    .slice(0, LIVE_DIFF_MAX_PATHS);
 }
 
 export interface LiveGitDir {

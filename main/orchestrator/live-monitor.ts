@@ -67,7 +67,7 @@ export function startLiveMonitor(run: LiveRun): LiveMonitor {
         if (stopped || (last !== null && sameDiff(diff, last))) return;
         last = diff;
         await trail.diff(new Date().toISOString(), diff);
-        run.events({ type: 'live_diff', fork_id: run.forkId, branch_id: run.branchId, ...diff });
+        run.events({ type: 'live_diff', fork_id: run.forkId, branch_id: run.branchId, ...diff, paths: [...diff.paths] });
       })
       .catch(() => undefined)
       .finally(() => (diffing = null));
@@ -112,5 +112,5 @@ export function startLiveMonitor(run: LiveRun): LiveMonitor {
 }
 
 function sameDiff(a: LiveDiff, b: LiveDiff): boolean {
-  return a.files_changed === b.files_changed && a.insertions === b.insertions && a.deletions === b.deletions;
+  return a.files_changed === b.files_changed && a.insertions === b.insertions && a.deletions === b.deletions && a.paths.join('\0') === b.paths.join('\0');
 }

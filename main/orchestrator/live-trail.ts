@@ -17,8 +17,8 @@ export function trailActivityEvent(ids: BranchIds, { at, seq, kind, summary }: L
 }
 
 /** The kept diff as the event the drive streamed for it. */
-export function trailDiffEvent(ids: BranchIds, { files_changed, insertions, deletions }: NonNullable<LiveTrail['diff']>): ForkEvent {
-  return { type: 'live_diff', ...ids, files_changed, insertions, deletions };
+export function trailDiffEvent(ids: BranchIds, { files_changed, insertions, deletions, paths }: NonNullable<LiveTrail['diff']>): ForkEvent {
+  return { type: 'live_diff', ...ids, files_changed, insertions, deletions, ...(paths === undefined ? {} : { paths }) };
 }
 
 /** A branch attempt's live trail, or null when none was written (or it is damaged: the live view is best effort). */
@@ -48,7 +48,7 @@ export class LiveTrailWriter {
 
   async diff(at: string, diff: LiveDiff): Promise<void> {
     await this.loaded;
-    this.trail = { ...this.trail, diff: { at, files_changed: diff.files_changed, insertions: diff.insertions, deletions: diff.deletions } };
+    this.trail = { ...this.trail, diff: { at, files_changed: diff.files_changed, insertions: diff.insertions, deletions: diff.deletions, paths: [...diff.paths] } };
     this.schedule();
   }
 

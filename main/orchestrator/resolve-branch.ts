@@ -1,6 +1,7 @@
 import { CitadelError } from '../../shared/errors';
 import { ContractV1Schema, ContractV2Schema } from '../../shared/fork/contract';
-import type { ForkRecord } from '../../shared/fork/fork-record';
+import type { BranchRecord, ForkRecord } from '../../shared/fork/fork-record';
+import type { RetryPlan } from '../../shared/fork/retry-plan';
 import { deleteBranch } from '../git/refs';
 import { removeBranchRepository } from '../git/branch-repository';
 import { readStatus } from '../runtimes/process-control/read-status';
@@ -37,13 +38,18 @@ export async function resolveBranch(ctx: OrchestratorContext, forkId: string, br
         details: { state: branch.state },
       });
     }
-    const ran = branch.blocked_reason !== 'start_refused';
-    if (resolution === 'retry' && ran) await refuseRetryPastBudget(ctx, record, branch.attempt);
+    const plan = resolution === 'retry' ? await retryPlan(ctx, record, branch) : null;
+    if (plan?.kind === 'exhausted') {
+      const limit = plan.max_attempts;
+      throw new CitadelError('ATTEMPTS_EXHAUSTED', `the contract allows ${limit} attempt${limit === 1 ? '' : 's'} per branch and this was attempt ${plan.attempt}; mark it failed, or start a new fork with --max-attempts`, {
+        details: { attempt: plan.attempt, max_attempts: limit },
+      });
+    }
     await journal.intent('branch.resolve', key, { resolution });
     let next: ForkRecord;
     if (resolution === 'mark-failed') {
       next = await commitTransition(ctx, record, { [branchId]: { state: 'failed', failure_code: 'RUNTIME_OUTCOME_UNKNOWN', blocked_reason: null } });
-    } else if (!ran) {
+    } else if (plan?.kind === 'same_attempt') {
       next = await commitTransition(ctx, record, { [branchId]: { state: 'pending', failure_code: null, blocked_reason: null } });
     } else {
       const files = attemptFiles(ctx.root, forkId, branchId, branch.attempt);
@@ -62,13 +68,15 @@ export async function resolveBranch(ctx: OrchestratorContext, forkId: string, br
   });
 }
 
-/** The contract's attempt limit is frozen with the fork: a retry past it is refused, not stretched. */
-async function refuseRetryPastBudget(ctx: OrchestratorContext, record: ForkRecord, attempt: number): Promise<void> {
+/**
+ * What Retry does to a blocked branch now: one whose start was refused never ran, so its retry
+ * starts the same attempt again and uses none; any other uses the next attempt, which the contract's
+ * limit, frozen with the fork, may not allow (a retry past it is refused, not stretched).
+ */
+export async function retryPlan(ctx: OrchestratorContext, record: ForkRecord, branch: BranchRecord): Promise<RetryPlan> {
   const contract = await ctx.store.readJson(record.fork_id, 'contract', record.schema_version === 1 ? ContractV1Schema : ContractV2Schema);
   const limit = contract.budget.max_attempts;
-  if (attempt >= limit) {
-    throw new CitadelError('ATTEMPTS_EXHAUSTED', `the contract allows ${limit} attempt${limit === 1 ? '' : 's'} per branch and this was attempt ${attempt}; mark it failed, or start a new fork with --max-attempts`, {
-      details: { attempt, max_attempts: limit },
-    });
-  }
+  if (branch.blocked_reason === 'start_refused') return { kind: 'same_attempt', attempt: branch.attempt, max_attempts: limit };
+  if (branch.attempt >= limit) return { kind: 'exhausted', attempt: branch.attempt, max_attempts: limit };
+  return { kind: 'next_attempt', attempt: branch.attempt + 1, max_attempts: limit };
 }

@@ -11,6 +11,8 @@ export const FORK_FILES = {
   journal: 'journal.jsonl',
   /** The fork lock: a directory, held while a process changes the fork. */
   lock: 'fork.lock',
+  /** Who holds the fork lock and since when (fork-lock.ts): written by the holder, removed before it releases the lock. */
+  lockHolder: 'fork.lock.holder.json',
   /** The pre-run containment snapshots, one per branch attempt, each of that branch's own repository (git/containment.ts). */
   containmentBefore: 'containment-before.json',
   /** The current selection: a copy of one decision record from `selections/`. */

@@ -1,10 +1,13 @@
 // proper-lockfile: mkdir-based locks with staleness, so a SIGKILLed holder does not wedge a fork.
 import lockfile from 'proper-lockfile';
 import { statSync } from 'node:fs';
+import { rm, stat as statPath, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { z } from 'zod';
 import { CitadelError } from '../../shared/errors';
 import { forkFile } from './fork-layout';
 import { lockLoss, lockLost, runHolding, type HeldLock } from './held-lock';
+import { CHECKPOINT, readStoredJson } from './read-stored-json';
 
 // A holder whose event loop stalls longer than this loses the lock to a waiting process, and every
 // write under the lock checks ownership first (held-lock.ts), so a stall costs an operation, never
@@ -18,7 +21,29 @@ const DEFAULT_WAIT_MS = STALE_MS + 5_000;
 
 /** Runs `fn` holding the fork's lock; two processes never mutate one fork at once (decisions D11). */
 export function withForkLock<T>(forkDir: string, fn: () => Promise<T>, options: { waitMs?: number } = {}): Promise<T> {
-  return withDirLock(forkFile(forkDir, 'lock'), 'another Citadel process is changing this fork; try again when it finishes', fn, options);
+  return withDirLock(forkFile(forkDir, 'lock'), 'another Citadel process is changing this fork; try again when it finishes', fn, { ...options, holderFile: forkFile(forkDir, 'lockHolder') });
+}
+
+/**
+ * Who holds a lock directory, written beside it by its holder and removed before it releases it:
+ * the lock directory's identity ties the file to the one lock it was written for.
+ */
+const LockHolderFileSchema = z.strictObject({ pid: z.number().int().positive(), ino: z.number(), birthtime_ms: z.number(), since: z.iso.datetime() });
+
+export interface LockHolder {
+  /** The holder's process id; null when it wrote none readable for this lock (it has only just taken it). */
+  readonly pid: number | null;
+  /** When the holder took the lock, as it recorded it, or as the lock directory's birth time says. */
+  readonly since: string;
+}
+
+/** Who holds the fork's lock now; null when no process holds it (none, or a stale one whose holder died). */
+export async function forkLockHolder(forkDir: string): Promise<LockHolder | null> {
+  const lock = await statPath(forkFile(forkDir, 'lock')).catch(() => null);
+  if (lock === null || Date.now() - lock.mtimeMs > STALE_MS) return null;
+  const holder = await readStoredJson(forkFile(forkDir, 'lockHolder'), LockHolderFileSchema, CHECKPOINT).catch(() => null);
+  if (holder !== null && holder.ino === lock.ino && holder.birthtime_ms === lock.birthtimeMs) return { pid: holder.pid, since: holder.since };
+  return { pid: null, since: new Date(lock.birthtimeMs || lock.ctimeMs).toISOString() };
 }
 
 /**
@@ -26,7 +51,7 @@ export function withForkLock<T>(forkDir: string, fn: () => Promise<T>, options: 
  * `fn` first checks that the lock is still this holder's, so a holder that lost it writes nothing
  * more (FORK_LOCKED).
  */
-export async function withDirLock<T>(lockPath: string, busy: string, fn: () => Promise<T>, options: { waitMs?: number } = {}): Promise<T> {
+export async function withDirLock<T>(lockPath: string, busy: string, fn: () => Promise<T>, options: { waitMs?: number; holderFile?: string } = {}): Promise<T> {
   const waitMs = options.waitMs ?? DEFAULT_WAIT_MS;
   const dir = path.dirname(lockPath);
   const compromised: HeldLock['compromised'] = { error: null };
@@ -48,7 +73,13 @@ export async function withDirLock<T>(lockPath: string, busy: string, fn: () => P
   }
   const stat = statSync(lockPath);
   const held: HeldLock = { lockPath, staleMs: STALE_MS, ino: stat.ino, birthtimeMs: stat.birthtimeMs, compromised, released: false };
+  const { holderFile } = options;
   try {
+    // Not durable: who holds a lock is for an operator to read now; a lost or torn file says "unknown".
+    if (holderFile !== undefined) {
+      const holder = { pid: process.pid, ino: stat.ino, birthtime_ms: stat.birthtimeMs, since: new Date().toISOString() };
+      await writeFile(holderFile, `${JSON.stringify(holder)}\n`, { mode: 0o600 }).catch(() => undefined);
+    }
     const result = await runHolding(held, fn);
     // Lost at any point: its writes were checked, but what it did between them may have raced
     // another holder. A lock merely due for refresh is not lost.
@@ -60,6 +91,9 @@ export async function withDirLock<T>(lockPath: string, busy: string, fn: () => P
     // holder's, so a holder that lost its lock leaves it alone.
     const loss = lockLoss(held);
     held.released = true;
-    if (loss !== 'taken_over' && loss !== 'removed') await release().catch(() => undefined);
+    if (loss !== 'taken_over' && loss !== 'removed') {
+      if (holderFile !== undefined) await rm(holderFile, { force: true }).catch(() => undefined);
+      await release().catch(() => undefined);
+    }
   }
 }

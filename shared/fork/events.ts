@@ -19,6 +19,13 @@ export const RuntimeActivitySchema = z.strictObject({
 });
 export type RuntimeActivity = z.infer<typeof RuntimeActivitySchema>;
 
+/** How many of a live diff's changed files it names (the Fork view lists them; the count is always whole). */
+export const LIVE_DIFF_MAX_PATHS = 20;
+/** A longer path (past Linux's PATH_MAX) is counted but not named. */
+export const LIVE_DIFF_MAX_PATH_LENGTH = 4096;
+/** The changed files a live diff names: sorted, the first LIVE_DIFF_MAX_PATHS. */
+export const LiveDiffPathsSchema = z.array(z.string().min(1).max(LIVE_DIFF_MAX_PATH_LENGTH)).max(LIVE_DIFF_MAX_PATHS);
+
 /** Typed events the orchestrator streams to every shell (CLI progress, Mission Control). */
 export const ForkEventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('fork_state'), fork_id: z.string(), state: ForkStateSchema, revision: z.number().int() }),
@@ -45,6 +52,8 @@ export const ForkEventSchema = z.discriminatedUnion('type', [
     files_changed: z.number().int().nonnegative(),
     insertions: z.number().int().nonnegative(),
     deletions: z.number().int().nonnegative(),
+    // Issue 29: which files, relative to the worktree; absent when relayed from a trail written before it was kept.
+    paths: LiveDiffPathsSchema.optional(),
   }),
   // Issue 14: one step of the runtime's own machine output as it arrives (Codex's JSONL), in plain words.
   // `at`, when the drive read it, and `seq`, its number in the attempt's live trail (shared/fork/live-trail.ts):

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RuntimeActivitySchema } from './events';
+import { LiveDiffPathsSchema, RuntimeActivitySchema } from './events';
 
 /** As many activities as a shell's timeline keeps per branch (renderer/src/lib/timeline.svelte.ts). */
 export const LIVE_TRAIL_MAX_ACTIVITIES = 200;
@@ -19,6 +19,8 @@ export const LiveTrailSchema = z.strictObject({
       files_changed: z.number().int().nonnegative(),
       insertions: z.number().int().nonnegative(),
       deletions: z.number().int().nonnegative(),
+      /** The changed files named (issue 29); absent in a trail written before they were kept. */
+      paths: LiveDiffPathsSchema.optional(),
     })
     .nullable(),
   activities: z

@@ -16,6 +16,7 @@ import { LandingCheckSchema, SelectionRecordSchema } from '../fork/landing';
 import { ModelProofSchema } from '../fork/model-proof';
 import { SelectedAgainstEvidenceSchema } from '../fork/selection-evidence';
 import { ResumabilitySchema } from '../fork/resumability';
+import { RetryPlanSchema } from '../fork/retry-plan';
 import { StartPreviewSchema } from '../fork/start-preview';
 import { InlineWorkflowSchema } from '../fork/workflow';
 import { DiffSummarySchema, VerifierEvidenceSchema } from '../fork/receipts';
@@ -95,6 +96,8 @@ export const BranchDetailSchema = z.strictObject({
   wire: WireFactsSchema.optional(),
   /** Issue 28: what the current attempt's egress refused (recorded, unsigned); absent when nothing was. */
   egress_refusals: z.array(EgressRefusalSchema).max(MAX_SHOWN_REFUSALS).optional(),
+  /** Issue 29: what Retry does now, for a blocked branch only; null when its contract cannot be read (Retry is refused then). */
+  retry: RetryPlanSchema.nullable().optional(),
 });
 export type BranchDetail = z.infer<typeof BranchDetailSchema>;
 

@@ -3,9 +3,12 @@ import { describe, expect, it } from 'vitest';
 import type { Cleanability } from '../../shared/fork/cleanability';
 import type { Resumability } from '../../shared/fork/resumability';
 import type { ForkStatus } from '../../shared/fork/fork-record';
+import type { RetryPlan } from '../../shared/fork/retry-plan';
+import type { BranchDetail } from '../../shared/ipc/contract';
 import ForkView from '../../renderer/src/views/ForkView.svelte';
+import { formatTime } from '../../renderer/src/lib/format';
 import { fakeClient } from './support/fake-client';
-import { FORK_ID, forkStatus } from './support/fixtures';
+import { FORK_ID, forkStatus, runningBranchDetail } from './support/fixtures';
 
 type Branch = ForkStatus['branches'][number];
 const claudeBlocked: Branch = { branch_id: 'branch-claude', profile_id: 'claude', runtime: 'claude', state: 'blocked', failure_code: 'RUNTIME_OUTCOME_UNKNOWN', blocked_reason: 'process_lost', blocked_code: null, attempt: 1 };
@@ -13,14 +16,29 @@ const codexPassed: Branch = { branch_id: 'branch-codex', profile_id: 'codex', ru
 const blocked = forkStatus({ state: 'blocked', branches: [claudeBlocked, codexPassed] });
 const retried = forkStatus({ state: 'running', branches: [{ ...claudeBlocked, state: 'running', failure_code: null, blocked_reason: null, blocked_code: null, attempt: 2 }, codexPassed] });
 
+/** A branch's detail as the orchestrator answers it: a blocked one carries what Retry would do. */
+const detailOf = (branchId: string, state: string, retry?: RetryPlan | null): BranchDetail => ({
+  ...runningBranchDetail(branchId),
+  state,
+  ...(retry === undefined ? {} : { retry }),
+});
+
 /** A fork that is `blocked` until a resume or retry answers with its new (running) status. */
-function setup(resumability: Resumability = { resumable: false, reason: 'nothing_to_resume' }, cleanability: Cleanability = { cleanable: true }) {
+function setup(
+  resumability: Resumability = { resumable: false, reason: 'nothing_to_resume' },
+  cleanability: Cleanability = { cleanable: true },
+  retry: RetryPlan | null = { kind: 'next_attempt', attempt: 2, max_attempts: 3 },
+) {
   let current = blocked;
   const moveOn = () => ({ ok: true as const, value: (current = retried) });
   return fakeClient({
     forkStatus: () => ({ ok: true, value: current }),
     resumability: () => ({ ok: true, value: resumability }),
     cleanability: () => ({ ok: true, value: cleanability }),
+    branchDetail: (request) => {
+      const branch = current.branches.find((b) => b.branch_id === request.branch_id);
+      return { ok: true, value: detailOf(request.branch_id, branch?.state ?? 'unknown', branch?.state === 'blocked' ? retry : undefined) };
+    },
     resumeFork: moveOn,
     resolveBranch: (request) =>
       request.resolution === 'retry'
@@ -60,11 +78,31 @@ describe('fork view: resume', () => {
     expect(screen.queryByRole('button', { name: 'Resume' })).toBeNull();
   });
 
-  it('offers no Resume while another process works on the fork, and says so', async () => {
-    const { client } = setup({ resumable: false, reason: 'in_progress' });
+  it('offers no Resume while another process drives the fork, and says who since when before anything is typed', async () => {
+    const since = '2026-11-29T20:41:00.000Z';
+    const { client } = setup({ resumable: false, reason: 'in_progress', driver: { by: 'another_process', pid: 4242, since } });
     render(ForkView, { props: { client, forkId: FORK_ID } });
-    expect(await screen.findByText(/A Citadel process is working on this fork now/)).toBeInTheDocument();
+    const driver = await screen.findByTestId('fork-driver');
+    await waitFor(() => expect(driver).toHaveTextContent(`Being driven by another process since ${formatTime(since)} (a Citadel process, pid 4242)`));
+    expect(driver).toHaveClass('notice');
     expect(screen.queryByRole('button', { name: 'Resume' })).toBeNull();
+  });
+
+  it("says when it is this Mission Control that drives the fork, without a warning", async () => {
+    const { client } = setup({ resumable: false, reason: 'in_progress', driver: { by: 'this_process' } });
+    render(ForkView, { props: { client, forkId: FORK_ID } });
+    const driver = await screen.findByTestId('fork-driver');
+    await waitFor(() => expect(driver).toHaveTextContent('Mission Control is driving this fork: its progress streams here.'));
+    expect(driver).not.toHaveClass('notice');
+  });
+
+  it('offers Resume at the top of the page, above the branches, when nobody drives the fork', async () => {
+    const { client } = setup({ resumable: true, reason: 'branches_unfinished' });
+    render(ForkView, { props: { client, forkId: FORK_ID } });
+    const resume = await screen.findByRole('button', { name: 'Resume' });
+    expect(screen.getByTestId('fork-driver')).toHaveTextContent('Nobody drives this fork');
+    const branches = screen.getByRole('heading', { level: 2, name: 'Branches' });
+    expect(resume.compareDocumentPosition(branches) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 });
 
@@ -76,11 +114,14 @@ describe('fork view: the decision for a blocked branch', () => {
     expect(within(await branchPanel('branch-codex')).queryByRole('button', { name: /Retry/ })).toBeNull();
 
     const retry = within(claude).getByRole('button', { name: 'Retry branch-claude' });
+    // Said before it is pressed: what Retry starts.
+    await waitFor(() => expect(retry).toBeEnabled());
+    expect(retry).toHaveAccessibleDescription('Retry: attempt 2 of 3 starts now.');
     await fireEvent.click(retry);
     const confirm = within(claude).getByRole('group', { name: 'Retry branch-claude?' });
     expect(confirm).toHaveTextContent('process_lost');
     expect(confirm).toHaveTextContent('The runtime process was lost before its result was collected.');
-    expect(confirm).toHaveTextContent('attempt 2 starts now from the base revision');
+    expect(confirm).toHaveTextContent("Attempt 1's worktree and git branch are discarded (its evidence stays), and attempt 2 of 3 starts now from the base revision");
     await waitFor(() => expect(within(confirm).getByRole('button', { name: 'Cancel' })).toHaveFocus());
     expect(callsTo(calls, 'resolveBranch')).toEqual([]);
 
@@ -115,6 +156,52 @@ describe('fork view: the decision for a blocked branch', () => {
   });
 });
 
+describe('fork view: what Retry will use (issue 29)', () => {
+  it('with no attempt left, Retry is disabled and says so, with the contract limit; Mark failed stays', async () => {
+    const { client, calls } = setup(undefined, undefined, { kind: 'exhausted', attempt: 1, max_attempts: 1 });
+    render(ForkView, { props: { client, forkId: FORK_ID } });
+    const claude = await branchPanel('branch-claude');
+    const retry = within(claude).getByRole('button', { name: 'Retry branch-claude' });
+    const reason = 'No attempts left: the contract allows 1 attempt per branch (max_attempts 1), and attempt 1 was the last. Mark it failed, or start a new fork with more attempts.';
+    await waitFor(() => expect(retry).toHaveAccessibleDescription(reason));
+    expect(retry).toBeDisabled();
+    expect(within(claude).getByText(reason)).toBeVisible();
+    expect(within(claude).getByRole('button', { name: 'Mark failed branch-claude' })).toBeEnabled();
+    await fireEvent.click(retry);
+    expect(within(claude).queryByRole('group', { name: 'Retry branch-claude?' })).toBeNull();
+    expect(callsTo(calls, 'resolveBranch')).toEqual([]);
+  });
+
+  it('a start that was refused: the text and the confirmation both say Retry uses no attempt', async () => {
+    const refused: Branch = { ...claudeBlocked, failure_code: null, blocked_reason: 'start_refused', blocked_code: 'SETUP_FAILED' };
+    let current = forkStatus({ state: 'blocked', branches: [refused, codexPassed] });
+    const { client } = fakeClient({
+      forkStatus: () => ({ ok: true, value: current }),
+      resumability: () => ({ ok: true, value: { resumable: false, reason: 'nothing_to_resume' } }),
+      cleanability: () => ({ ok: true, value: { cleanable: true } }),
+      branchDetail: (request) => ({ ok: true, value: detailOf(request.branch_id, request.branch_id === 'branch-claude' ? 'blocked' : 'passed', request.branch_id === 'branch-claude' ? { kind: 'same_attempt', attempt: 1, max_attempts: 1 } : undefined) }),
+      resolveBranch: () => ({ ok: true, value: (current = retried) }),
+    });
+    render(ForkView, { props: { client, forkId: FORK_ID } });
+    const claude = await branchPanel('branch-claude');
+    const retry = within(claude).getByRole('button', { name: 'Retry branch-claude' });
+    await waitFor(() => expect(retry).toHaveAccessibleDescription('Retry starts attempt 1 of 1 again: nothing ran, so it uses no attempt.'));
+    await fireEvent.click(retry);
+    const confirm = within(claude).getByRole('group', { name: 'Retry branch-claude?' });
+    expect(confirm).toHaveTextContent('Nothing ran, so Retry uses no attempt: attempt 1 of 1 starts again now');
+    expect(confirm).not.toHaveTextContent('attempt 2');
+  });
+
+  it('while what Retry would start is read, Retry waits; when it cannot be read, it says so', async () => {
+    const { client } = setup(undefined, undefined, null);
+    render(ForkView, { props: { client, forkId: FORK_ID } });
+    const claude = await branchPanel('branch-claude');
+    const retry = within(claude).getByRole('button', { name: 'Retry branch-claude' });
+    await waitFor(() => expect(retry).toHaveAccessibleDescription(/^Retry is not possible now: what it would start cannot be read/));
+    expect(retry).toBeDisabled();
+  });
+});
+
 describe('fork view: clean', () => {
   it('cleans only after confirmation that says the evidence stays, then shows what was removed', async () => {
     const { client, calls } = setup();
@@ -146,7 +233,7 @@ describe('fork view: clean', () => {
 
 describe('fork view: only the actions that apply', () => {
   it('disables Clean while the orchestrator says a branch runs, with its reason as visible text and a tooltip', async () => {
-    const { client, calls } = setup({ resumable: false, reason: 'in_progress' }, { cleanable: false, reason: 'branches_running', branch_ids: ['branch-claude'] });
+    const { client, calls } = setup({ resumable: false, reason: 'in_progress', driver: { by: 'this_process' } }, { cleanable: false, reason: 'branches_running', branch_ids: ['branch-claude'] });
     render(ForkView, { props: { client, forkId: FORK_ID } });
     const clean = await screen.findByRole('button', { name: 'Clean…' });
     const reason = 'Not now: stop the running branches first (branch-claude).';

@@ -4,6 +4,7 @@ import type { AppReply } from '../../shared/ipc/app-channels';
 import { ForkOverviewSchema, type ForkOverview } from '../../shared/fork/fork-overview';
 import ForkView from '../../renderer/src/views/ForkView.svelte';
 import { fakeClient } from './support/fake-client';
+import { BranchDetailSchema, type BranchDetail } from '../../shared/ipc/contract';
 import { digest, FORK_ID, forkStatus, runningBranchDetail } from './support/fixtures';
 
 const running = forkStatus({
@@ -14,7 +15,9 @@ const running = forkStatus({
   ],
 });
 
-const detail = (branchId: string) => runningBranchDetail(branchId, { input_tokens: 1200 });
+// The running branch has no receipt yet (so no telemetry); the failed one reported some tokens and nothing else.
+const detail = (branchId: string): BranchDetail =>
+  branchId === 'branch-claude' ? BranchDetailSchema.parse({ ...runningBranchDetail(branchId), telemetry: null }) : { ...runningBranchDetail(branchId, { input_tokens: 1200 }), state: 'failed' };
 
 const MERGE = 'c0ffee'.padEnd(40, '1');
 const overview = (overrides: Partial<ForkOverview> = {}): ForkOverview =>
@@ -74,18 +77,92 @@ const panel = async (branchId: string): Promise<HTMLElement> => {
 };
 
 describe('fork view', () => {
-  it('shows unreported telemetry as "unknown" and reported values as they are', async () => {
+  it('on a settled branch, shows unreported telemetry as "unknown", reported values as they are, and an unverified receipt in red', async () => {
     render(ForkView, { props: { client: setup().client, forkId: FORK_ID } });
-    const claude = await panel('branch-claude');
-    const facts = await within(claude).findByText('Input tokens');
+    const codex = await panel('branch-codex');
+    const facts = await within(codex).findByText('Input tokens');
     const telemetryList = facts.closest('dl');
     if (telemetryList === null) throw new Error('telemetry outside its list');
     expect(within(telemetryList).getByText('1200')).toBeInTheDocument();
     for (const term of ['Duration', 'Cost', 'Output tokens']) {
       expect(within(telemetryList).getByText(term).nextElementSibling).toHaveTextContent(/^unknown$/);
     }
-    expect(within(claude).getByText('not verified')).toBeInTheDocument();
-    expect(within(claude).getByText('not_collected')).toBeInTheDocument();
+    expect(within(codex).getByText('not verified')).toHaveClass('tone-bad');
+    expect(within(codex).getByText('not_collected')).toBeInTheDocument();
+  });
+
+  it('on a running branch, says "not collected yet" for what its receipt will hold: no red, no "unknown" (issue 29)', async () => {
+    render(ForkView, { props: { client: setup().client, forkId: FORK_ID } });
+    const claude = await panel('branch-claude');
+    const receipt = await within(claude).findByTestId('receipt-standing');
+    expect(receipt).toHaveTextContent('not collected yet the receipt is collected and verified when the run ends');
+    expect(claude.querySelectorAll('.tone-bad')).toHaveLength(0);
+    expect(within(claude).queryByText('not verified')).toBeNull();
+    expect(within(claude).queryByText('not_collected')).toBeNull();
+    const telemetryList = within(claude).getByText('Input tokens').closest('dl');
+    if (telemetryList === null) throw new Error('telemetry outside its list');
+    for (const term of ['Duration', 'Cost', 'Input tokens', 'Output tokens', 'Model identity source']) {
+      expect(within(telemetryList).getByText(term).nextElementSibling).toHaveTextContent(/^not collected yet$/);
+    }
+    expect(claude.querySelector('[data-fact="observed"]')).toHaveTextContent('not collected yet');
+    expect(claude.querySelector('[data-fact="status"] .badge')).toHaveTextContent('not collected yet');
+    expect(claude.querySelector('[data-fact="status"] .badge')).not.toHaveClass('tone-warn');
+    expect(within(claude).queryByText(/^unknown$/)).toBeNull();
+  });
+
+  describe('the page for a running fork at a glance (issue 29)', () => {
+    const order = (first: Element, then: Element): boolean => (first.compareDocumentPosition(then) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
+
+    it('puts the branches right under the header, and the contract digests, proof and clean-up below them', async () => {
+      render(ForkView, { props: { client: setup().client, forkId: FORK_ID } });
+      const branches = await screen.findByRole('heading', { level: 2, name: 'Branches' });
+      const claude = await panel('branch-claude');
+      expect(order(screen.getByRole('navigation', { name: 'Fork actions' }), branches)).toBe(true);
+      expect(order(branches, claude)).toBe(true);
+      for (const below of ['Contract', 'Proof', 'Clean up']) expect(order(claude, screen.getByRole('heading', { level: 2, name: below }))).toBe(true);
+      expect(order(claude, screen.getByText(running.contract_digest))).toBe(true);
+    });
+
+    it('disables Compare, Select and Land while a branch runs: not links, with the reason visible and announced', async () => {
+      render(ForkView, { props: { client: setup().client, forkId: FORK_ID } });
+      const actions = await screen.findByRole('navigation', { name: 'Fork actions' });
+      const reason = 'Compare, Select and Land wait until every branch has settled: a branch is still running.';
+      await waitFor(() => expect(screen.getByTestId('fork-actions-wait')).toHaveTextContent(reason));
+      expect(screen.getByText(/a branch is still running/)).toBeVisible();
+      for (const name of ['Compare', 'Select', 'Land']) {
+        const action = within(actions).getByRole('link', { name });
+        expect(action).toHaveAttribute('aria-disabled', 'true');
+        expect(action).not.toHaveAttribute('href');
+        expect(action).toHaveAccessibleDescription(reason);
+      }
+      expect(within(actions).getByRole('link', { name: 'Replay & proof' })).toHaveAttribute('href');
+    });
+
+    it('on a settled fork, offers Compare and Select as links, and Land only with a selection, else says why with a link to Select', async () => {
+      const settled = forkStatus({ state: 'ready' });
+      const answers = (facts: ForkOverview) =>
+        fakeClient({
+          forkStatus: () => ({ ok: true, value: settled }),
+          forkOverview: () => ({ ok: true, value: facts }),
+          branchDetail: (request) => ({ ok: true, value: { ...detail(request.branch_id), state: 'passed' } }),
+        }).client;
+      const view = render(ForkView, { props: { client: answers(overview()), forkId: FORK_ID } });
+      const actions = await screen.findByRole('navigation', { name: 'Fork actions' });
+      await waitFor(() => expect(screen.getByTestId('fork-actions-wait')).toHaveTextContent('Land needs a selected branch: no branch is selected yet.'));
+      expect(within(actions).getByRole('link', { name: 'Compare' })).toHaveAttribute('href', `#/fork/${FORK_ID}/compare`);
+      expect(within(actions).getByRole('link', { name: 'Select' })).toHaveAttribute('href', `#/fork/${FORK_ID}/select`);
+      const land = within(actions).getByRole('link', { name: 'Land' });
+      expect(land).toHaveAttribute('aria-disabled', 'true');
+      expect(land).toHaveAccessibleDescription(/Land needs a selected branch: no branch is selected yet/);
+      expect(within(screen.getByTestId('fork-actions-wait')).getByRole('link', { name: 'Select a branch' })).toHaveAttribute('href', `#/fork/${FORK_ID}/select`);
+      view.unmount();
+
+      const selection = { branch_id: 'branch-claude', actor: 'alice', selected_at: '2026-11-29T21:00:00.000Z', reason: 'its verifier passed', reason_digest: digest('reason'), against_evidence: null };
+      render(ForkView, { props: { client: answers(overview({ selection })), forkId: FORK_ID } });
+      const nav = await screen.findByRole('navigation', { name: 'Fork actions' });
+      await waitFor(() => expect(within(nav).getByRole('link', { name: 'Land' })).toHaveAttribute('href', `#/fork/${FORK_ID}/land`));
+      expect(screen.getByTestId('fork-actions-wait')).toHaveTextContent(/^$/);
+    });
   });
 
   it('explains a readiness failure and streams events into the branch timeline', async () => {
@@ -110,7 +187,7 @@ describe('fork view', () => {
   it('re-reads branch evidence only when that branch changes', async () => {
     const { client, calls, emit } = setup();
     render(ForkView, { props: { client, forkId: FORK_ID } });
-    await within(await panel('branch-claude')).findByText('not_collected');
+    await within(await panel('branch-claude')).findByTestId('receipt-standing');
     const detailCalls = (): number => calls.filter((c) => c.channel === 'branchDetail').length;
     const statusCalls = (): number => calls.filter((c) => c.channel === 'forkStatus').length;
     expect(detailCalls()).toBe(2);

@@ -69,6 +69,41 @@ describe('live progress of a running branch (issue 14)', () => {
     expect(within(claude).getByTestId('live-elapsed')).toHaveTextContent(/of 10 min budget/);
   });
 
+  it('lists the changed files the live diff names, says how many more there are, and when anything last happened (issue 29)', async () => {
+    const { client, emit } = fakeClient({
+      forkStatus: () => ({ ok: true, value: forkStatus({ state: 'running', branches }) }),
+      forkTimeline: () => ({ ok: true, value: past() }),
+      branchDetail: (request) => ({ ok: true, value: detail(request.branch_id) }),
+    });
+    render(ForkView, { props: { client, forkId: FORK_ID } });
+    const codex = await panel('branch-codex');
+    // The rebuilt past: the launch, 72 s ago.
+    await waitFor(() => expect(within(codex).getByTestId('live-last')).toHaveTextContent(/^runtime launched, 1 min 1[23] s ago$/));
+    emit({ type: 'live_diff', fork_id: FORK_ID, branch_id: 'branch-codex', files_changed: 3, insertions: 10, deletions: 3, paths: ['src/sum.js', 'test/sum.test.js'] });
+    const files = await within(codex).findByRole('list', { name: 'Changed files' });
+    expect(within(files).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['src/sum.js', 'test/sum.test.js', 'and 1 more']);
+    expect(within(codex).getByTestId('live-diff')).toHaveTextContent('3 files · +10 −3');
+    await waitFor(() => expect(within(codex).getByTestId('live-last')).toHaveTextContent(/^worktree 3 files · \+10 −3, [01] s ago$/));
+    // A diff relayed from a trail that named no files still counts them.
+    emit({ type: 'live_diff', fork_id: FORK_ID, branch_id: 'branch-codex', files_changed: 4, insertions: 11, deletions: 3 });
+    await waitFor(() => expect(within(codex).getByTestId('live-diff')).toHaveTextContent(/^4 files · \+11 −3$/));
+    expect(within(codex).queryByRole('list', { name: 'Changed files' })).toBeNull();
+  });
+
+  it('a fork nobody drives says its worktrees are not watched, instead of "not looked at yet"', async () => {
+    const { client } = fakeClient({
+      forkStatus: () => ({ ok: true, value: forkStatus({ state: 'running', branches }) }),
+      forkTimeline: () => ({ ok: true, value: past() }),
+      resumability: () => ({ ok: true, value: { resumable: true, reason: 'branches_unfinished' } }),
+      branchDetail: (request) => ({ ok: true, value: detail(request.branch_id) }),
+    });
+    render(ForkView, { props: { client, forkId: FORK_ID } });
+    const codex = await panel('branch-codex');
+    await waitFor(() => expect(within(codex).getByTestId('live-diff')).toHaveTextContent('not watched: no Citadel process drives this fork'));
+    expect(within(codex).getByTestId('live-diff')).not.toHaveTextContent('not looked at yet');
+    expect(within(codex).getByTestId('live-activity')).toHaveTextContent(/^not watched$/);
+  });
+
   it('a finished branch shows no live progress, and its timeline is its rebuilt past', async () => {
     const done = branches.map((b) => ({ ...b, state: 'passed' as const }));
     const { client } = fakeClient({

@@ -3,6 +3,8 @@
  * every formatter turns null into the word "unknown", never 0 and never a guessed value.
  */
 export const UNKNOWN = 'unknown';
+/** A fact of a branch that still runs: not unknown, only not collected yet (issue 29: never red). */
+export const NOT_YET = 'not collected yet';
 
 export function orUnknown(value: string | number | null): string {
   return value === null ? UNKNOWN : String(value);

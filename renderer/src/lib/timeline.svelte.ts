@@ -148,7 +148,8 @@ function describe(event: TimelineEntry['event']): Pick<TimelineEntry, 'text' | '
     case 'live_diff':
       return { text: `worktree ${diffText(event)}`, tone: 'neutral' };
     case 'runtime_activity':
-      return { text: `output: ${event.summary}`, tone: event.kind === 'turn_failed' || event.kind === 'error' ? 'bad' : 'neutral' };
+      // A runtime's own `error` event is often one it recovers from (Codex reports retries so): the branch's outcome says whether it failed.
+      return { text: `output: ${event.summary}`, tone: event.kind === 'turn_failed' ? 'bad' : 'neutral' };
     case 'verifier_step':
       return { text: `verifier ${event.step.replaceAll('_', ' ')}: ${event.status.replaceAll('_', ' ')}`, tone: toneOf(event.status) };
     case 'setup_step':

@@ -418,9 +418,10 @@ describe('Mission Control in real Chromium over the loopback web host', () => {
     // Reopened once it is over, the timeline is rebuilt from the journal and records, never empty.
     await see(claude.getByRole('log', { name: 'Live events of branch-claude' })).toContainText('runtime launched', STEP);
     await see(claude.getByRole('log', { name: 'Live events of branch-claude' })).toContainText('verifier workflow verifier: passed');
-    const operations = page.getByRole('region', { name: 'Continue and clean up' });
-    await see(operations).toContainText('there is nothing to resume', RUN);
-    await see(operations.getByRole('button', { name: 'Resume' })).toHaveCount(0);
+    // Who drives the fork, and Resume when nobody does, head the page (issue 29); clean-up is below the branches.
+    const operations = page.getByRole('region', { name: 'Clean up' });
+    await see(page.getByTestId('fork-driver')).toContainText('there is nothing to resume', RUN);
+    await see(page.getByRole('button', { name: 'Resume' })).toHaveCount(0);
     await operations.getByRole('button', { name: 'Clean…' }).click();
     const confirmClean = operations.getByRole('group', { name: "Remove this fork's worktrees and git branches?" });
     await see(confirmClean.getByRole('button', { name: 'Cancel' })).toBeFocused();

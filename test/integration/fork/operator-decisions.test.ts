@@ -4,6 +4,8 @@
  */
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { openOrchestratorContext } from '../../../main/host/open-context';
+import { branchDetail } from '../../../main/orchestrator';
 import { branch, FIXED_SUM, ForkHarness, parseDoc } from '../../support/fork-harness';
 import { useTempDirs } from '../../support/temp-dir';
 
@@ -49,6 +51,10 @@ describe('lost runs and operator decisions', () => {
   it('resolve --retry past the contract\'s max_attempts is refused with nothing changed', async () => {
     const { h, forkId } = await forkWithLostClaude(1);
     await h.cli(['fork', 'resume', forkId, '--json']);
+    // Said before it is asked (issue 29), by the rule that refuses it.
+    const ctx = await openOrchestratorContext({ env: h.env() });
+    expect((await branchDetail(ctx, forkId, 'branch-claude')).retry).toEqual({ kind: 'exhausted', attempt: 1, max_attempts: 1 });
+    expect((await branchDetail(ctx, forkId, 'branch-codex')).retry).toBeUndefined();
     const refused = await h.cli(['fork', 'resolve', forkId, 'branch-claude', '--retry', '--json']);
     expect(refused.code).toBe(1);
     expect(JSON.parse(refused.stdout)).toMatchObject({ error: { code: 'ATTEMPTS_EXHAUSTED', details: { attempt: 1, max_attempts: 1 } } });
@@ -62,6 +68,7 @@ describe('lost runs and operator decisions', () => {
   it('resolve --retry runs a fresh attempt from the base revision and keeps the old evidence', async () => {
     const { h, forkId } = await forkWithLostClaude(2);
     await h.cli(['fork', 'resume', forkId, '--json']);
+    expect((await branchDetail(await openOrchestratorContext({ env: h.env() }), forkId, 'branch-claude')).retry).toEqual({ kind: 'next_attempt', attempt: 2, max_attempts: 2 });
     await h.simulate({ edits: [{ path: 'src/sum.js', content: FIXED_SUM }] });
     const run = await h.cli(['fork', 'resolve', forkId, 'branch-claude', '--retry', '--json']);
     expect(run.code, run.stderr).toBe(0);

@@ -75,6 +75,8 @@ describe('Mission Control hears what other processes do to the fork root (issue 
 
     // While it runs: its worktree's diff once the edit is made, and what Codex printed so far.
     await until(() => ofCodex('live_diff').some((e) => e.files_changed === 1), 'the live diff of the CLI-driven branch', 30_000);
+    // With the file it changed named (issue 29).
+    expect(ofCodex('live_diff').find((e) => e.files_changed === 1)?.paths).toEqual(['src/sum.js']);
     expect(ofCodex('runtime_activity').length).toBeGreaterThan(0);
     const { run, doc } = await started;
     expect(run.code, run.stderr).toBe(0);

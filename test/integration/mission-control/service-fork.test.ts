@@ -149,10 +149,11 @@ describe('a real fork through the Mission Control service', () => {
     );
     const codexEnded = eventsUntil(service, (event) => event.type === 'branch_state' && event.branch_id === 'branch-codex' && event.state !== 'running');
     expect(service.runningForks()).toEqual([started.fork_id]);
-    // The background drive holds the fork: nothing for an operator to resume while it runs.
+    // The background drive holds the fork: nothing for an operator to resume while it runs, and it is this process that drives it.
     await expect.poll(async () => value(await service.handle('resumability', { fork_id: started.fork_id })), { timeout: 10_000 }).toEqual({
       resumable: false,
       reason: 'in_progress',
+      driver: { by: 'this_process' },
     });
     const stopped = value(await service.handle('stopBranch', { fork_id: started.fork_id, branch_id: 'branch-codex' }));
     expect(stopped.fork_id).toBe(started.fork_id);

@@ -9,6 +9,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, symlinkSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openOrchestratorContext } from '../../../main/host/open-context';
+import { branchDetail } from '../../../main/orchestrator';
 import { branch, FIXED_SUM, ForkHarness, parseDoc, type ForkStatusDoc } from '../../support/fork-harness';
 import { useTempDirs } from '../../support/temp-dir';
 
@@ -145,6 +147,9 @@ describe('a start refused after the fork record exists', () => {
     symlinkSync(path.join(h.base, 'elsewhere'), path.join(h.root, 'worktrees'));
     const { doc } = await h.startJson([...RUNTIME_ONLY, '--max-attempts', '1']);
     expect(branch(doc, 'branch-claude')).toMatchObject({ state: 'blocked', blocked_reason: 'start_refused' });
+    // What Mission Control says before Retry is pressed (issue 29): the same attempt, none used, even with max_attempts 1.
+    const ctx = await openOrchestratorContext({ env: h.env() });
+    expect((await branchDetail(ctx, doc.fork_id, 'branch-claude')).retry).toEqual({ kind: 'same_attempt', attempt: 1, max_attempts: 1 });
 
     unlinkSync(path.join(h.root, 'worktrees'));
     const first = await json(h, ['fork', 'resolve', doc.fork_id, 'branch-claude', '--retry']);

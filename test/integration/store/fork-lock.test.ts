@@ -1,9 +1,9 @@
-import { existsSync, readFileSync, rmSync, utimesSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { writeFileDurably, writeJsonDurably } from '../../../main/store/atomic-file';
-import { withForkLock } from '../../../main/store/fork-lock';
+import { forkLockHolder, withForkLock } from '../../../main/store/fork-lock';
 import { Journal } from '../../../main/store/journal';
 import { useTempDirs } from '../../support/temp-dir';
 
@@ -102,3 +102,42 @@ describe('a holder that lost the fork lock writes nothing more', () => {
     expect(existsSync(path.join(dir, 'free.json'))).toBe(true);
   });
 });
+
+describe('who holds the fork lock (issue 29)', () => {
+  it('names its holder and since when while it is held, nobody once released, and only the lock the note was written for', async () => {
+    const dir = tempDir('citadel-lock-');
+    expect(await forkLockHolder(dir)).toBeNull();
+    const before = Date.now();
+    let release!: () => void;
+    let held!: () => void;
+    const holding = new Promise<void>((resolve) => (held = resolve));
+    const first = withForkLock(dir, async () => {
+      held();
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    await holding;
+    const holder = await forkLockHolder(dir);
+    expect(holder?.pid).toBe(process.pid);
+    expect(Date.parse(holder?.since ?? '')).toBeGreaterThanOrEqual(before);
+    release();
+    await first;
+    expect(await forkLockHolder(dir)).toBeNull();
+    expect(existsSync(path.join(dir, 'fork.lock.holder.json'))).toBe(false);
+
+    // A note left by an earlier holder (one that was killed) says nothing about a lock taken since.
+    writeFileSync(path.join(dir, 'fork.lock.holder.json'), `${JSON.stringify({ pid: 1, ino: 1, birthtime_ms: 1, since: '2026-01-01T00:00:00.000Z' })}\n`);
+    mkdirSync(path.join(dir, 'fork.lock'));
+    const unnamed = await forkLockHolder(dir);
+    expect(unnamed?.pid).toBeNull();
+    expect(Math.abs(Date.parse(unnamed?.since ?? '') - statSync(path.join(dir, 'fork.lock')).birthtimeMs)).toBeLessThan(1);
+    // A lock nobody has refreshed for longer than it may go stale is held by nobody.
+    ageLockDir(dir);
+    expect(await forkLockHolder(dir)).toBeNull();
+  });
+});
+
+/** Leaves the lock directory as a holder stalled for 40 s would. */
+function ageLockDir(dir: string): void {
+  const old = new Date(Date.now() - 40_000);
+  utimesSync(path.join(dir, 'fork.lock'), old, old);
+}

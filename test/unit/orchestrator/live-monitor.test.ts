@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { liveDiff, liveGitDir, untrackedLines } from '../../../main/orchestrator/live-diff';
@@ -55,8 +55,8 @@ describe('the live diff of a running worktree (issue 14)', () => {
     symlinkSync('/etc/passwd', path.join(location.workTree, 'link'));
     const before = { bytes: readFileSync(index), mtime: statSync(index).mtimeMs };
 
-    // a.txt +2 −1; src/new.js 2 lines (the last without a newline); blob.bin and link files only.
-    expect(await diffOnce(location, base)).toEqual({ files_changed: 4, insertions: 4, deletions: 1 });
+    // a.txt +2 −1; src/new.js 2 lines (the last without a newline); blob.bin and link files only. Each named, sorted.
+    expect(await diffOnce(location, base)).toEqual({ files_changed: 4, insertions: 4, deletions: 1, paths: ['a.txt', 'blob.bin', 'link', 'src/new.js'] });
     expect(readFileSync(index).equals(before.bytes)).toBe(true);
     expect(statSync(index).mtimeMs).toBe(before.mtime);
     expect(existsSync(`${index}.lock`)).toBe(false);
@@ -84,7 +84,7 @@ describe('the live diff of a running worktree (issue 14)', () => {
     });
     const diffs = () => events.filter((e) => e.type === 'live_diff');
     await until(() => diffs().length === 1);
-    expect(diffs()[0]).toMatchObject({ files_changed: 0, insertions: 0, deletions: 0 });
+    expect(diffs()[0]).toMatchObject({ files_changed: 0, insertions: 0, deletions: 0, paths: [] });
     // A view opened now, in any process, gets the latest diff without waiting for the next change (forkTimeline, outside-changes).
     await until(() => existsSync(trailFile));
     expect((await readLiveTrail(trailFile))?.diff).toMatchObject({ files_changed: 0, insertions: 0, deletions: 0 });
@@ -112,7 +112,7 @@ describe('the live diff of a running worktree (issue 14)', () => {
 
     writeFileSync(path.join(location.workTree, 'a.txt'), 'one\n');
     await until(() => diffs().length === 2);
-    expect(diffs()[1]).toMatchObject({ files_changed: 1, insertions: 0, deletions: 2 });
+    expect(diffs()[1]).toMatchObject({ files_changed: 1, insertions: 0, deletions: 2, paths: ['a.txt'] });
 
     appendFileSync(stdoutFile, 'leted","usage":{"input_tokens":5,"output_tokens":7}}\n');
     await monitor.stop();
@@ -120,7 +120,7 @@ describe('the live diff of a running worktree (issue 14)', () => {
     // The final turn, read as the runtime exits, is in the trail once stop resolves: a finished branch's timeline shows it.
     const kept = await readLiveTrail(trailFile);
     expect(kept?.activities).toEqual(streamed());
-    expect(kept?.diff).toMatchObject({ files_changed: 1, insertions: 0, deletions: 2 });
+    expect(kept?.diff).toMatchObject({ files_changed: 1, insertions: 0, deletions: 2, paths: ['a.txt'] });
     // Nothing is streamed once stopped, however the worktree goes on changing.
     const count = events.length;
     writeFileSync(path.join(location.workTree, 'b.txt'), 'later\n');
@@ -128,12 +128,27 @@ describe('the live diff of a running worktree (issue 14)', () => {
     expect(events).toHaveLength(count);
   });
 
+  it('names the first 20 changed files, sorted, tracked and untracked alike, whatever their names hold; the count stays whole (issue 29)', async () => {
+    const { location, base } = repository();
+    writeFileSync(path.join(location.workTree, 'a.txt'), 'changed\n');
+    writeFileSync(path.join(location.workTree, 'tab\there "quoted".txt'), 'x\n');
+    for (let i = 10; i < 40; i++) writeFileSync(path.join(location.workTree, `n${i}.txt`), 'x\n');
+    const diff = await diffOnce(location, base);
+    expect(diff.files_changed).toBe(32);
+    expect(diff.paths).toEqual(['a.txt', ...Array.from({ length: 19 }, (_, i) => `n${i + 10}.txt`)]);
+    // As the event carries them (bounded by its schema), and a name git would quote is named as it is.
+    expect(ForkEventSchema.parse({ type: 'live_diff', fork_id: 'f', branch_id: 'b', ...diff }).type).toBe('live_diff');
+    writeFileSync(path.join(location.workTree, 'a.txt'), 'one\ntwo\nthree\n');
+    for (let i = 10; i < 40; i++) rmSync(path.join(location.workTree, `n${i}.txt`));
+    expect((await diffOnce(location, base)).paths).toEqual(['tab\there "quoted".txt']);
+  });
+
   it('reads at most 8 MB of untracked files per tick, counting files past it without their lines, and stops counting when aborted', async () => {
     const { location, base } = repository();
     // Six files of 2 MB, a million lines each: the lines of the first four fit in a tick.
     const lines = 1024 * 1024;
     for (const name of ['u1', 'u2', 'u3', 'u4', 'u5', 'u6']) writeFileSync(path.join(location.workTree, `${name}.txt`), 'a\n'.repeat(lines));
-    expect(await diffOnce(location, base)).toEqual({ files_changed: 6, insertions: 4 * lines, deletions: 0 });
+    expect(await diffOnce(location, base)).toEqual({ files_changed: 6, insertions: 4 * lines, deletions: 0, paths: ['u1.txt', 'u2.txt', 'u3.txt', 'u4.txt', 'u5.txt', 'u6.txt'] });
     const aborted = new AbortController();
     aborted.abort(new Error('stopped'));
     await expect(untrackedLines(location.workTree, ['u1.txt'], aborted.signal)).rejects.toThrow('stopped');
@@ -145,7 +160,7 @@ describe('the live diff of a running worktree (issue 14)', () => {
     git(location.workTree, 'config', 'filter.evil.clean', `touch ${marker}; cat`);
     writeFileSync(path.join(location.workTree, '.gitattributes'), '* filter=evil\n');
     writeFileSync(path.join(location.workTree, 'a.txt'), 'changed\n');
-    expect(await diffOnce(location, base)).toEqual({ files_changed: 2, insertions: 2, deletions: 3 });
+    expect(await diffOnce(location, base)).toEqual({ files_changed: 2, insertions: 2, deletions: 3, paths: ['.gitattributes', 'a.txt'] });
     expect(existsSync(marker)).toBe(false);
     // The control: git in the branch's own git dir runs the planted filter.
     git(location.workTree, 'diff', '--numstat', base);
@@ -203,7 +218,7 @@ describe('the live trail (issue 14)', () => {
     const at = '2026-12-01T10:00:00.000Z';
     const changes: Promise<unknown>[] = [];
     for (let i = 1; i <= 250; i++) changes.push(trail.activities([{ at, activity: { kind: 'item_started', summary: `item ${i}` } }]));
-    changes.push(trail.diff(at, { files_changed: 2, insertions: 3, deletions: 1 }));
+    changes.push(trail.diff(at, { files_changed: 2, insertions: 3, deletions: 1, paths: ['a.txt', 'b c.txt'] }));
     const kept = await Promise.all(changes);
     // Each is numbered as it is made, before any write.
     expect(kept.slice(0, 2)).toEqual([[{ seq: 1, at, kind: 'item_started', summary: 'item 1' }], [{ seq: 2, at, kind: 'item_started', summary: 'item 2' }]]);
@@ -212,7 +227,7 @@ describe('the live trail (issue 14)', () => {
     expect(written?.activities).toHaveLength(200);
     expect(written?.activities[0]).toEqual({ seq: 51, at, kind: 'item_started', summary: 'item 51' });
     expect(written?.activities.at(-1)?.seq).toBe(250);
-    expect(written?.diff).toEqual({ at, files_changed: 2, insertions: 3, deletions: 1 });
+    expect(written?.diff).toEqual({ at, files_changed: 2, insertions: 3, deletions: 1, paths: ['a.txt', 'b c.txt'] });
   });
 
   it('reads a damaged or missing trail as none', async () => {

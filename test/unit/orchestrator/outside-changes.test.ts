@@ -116,12 +116,13 @@ describe('changes other processes make to the fork root (issue 14)', () => {
     expect(events).toEqual([]);
 
     const streamed = [activity(2, now(), 'running npm test'), activity(3, now(), 'turn completed')];
-    const diff = { at: now(), files_changed: 2, insertions: 5, deletions: 1 };
+    // The files the trail names are relayed with the counts (issue 29); the trail before the watch names none, as one written before they were kept.
+    const diff = { at: now(), files_changed: 2, insertions: 5, deletions: 1, paths: ['src/a.js', 'src/b.js'] };
     root.trail('branch-a', { schema_version: 1, diff, activities: [before, ...streamed] });
     await pause(TWO_LOOKS);
     const ids = { fork_id: FORK, branch_id: 'branch-a' };
     const relayedActivity = (entry: ReturnType<typeof activity>): ForkEvent => ({ type: 'runtime_activity', ...ids, ...entry });
-    expect(events).toEqual([...streamed.map(relayedActivity), { type: 'live_diff', ...ids, files_changed: 2, insertions: 5, deletions: 1 }]);
+    expect(events).toEqual([...streamed.map(relayedActivity), { type: 'live_diff', ...ids, files_changed: 2, insertions: 5, deletions: 1, paths: ['src/a.js', 'src/b.js'] }]);
 
     // The runtime exits: its last activity is written, then the record moves on, both between two
     // looks. The activity comes first, as from the drive; a diff after the exit is the receipt's.

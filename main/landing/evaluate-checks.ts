@@ -100,7 +100,7 @@ function selectionProblem({ record, selection, landing }: LandingFacts): string 
   if (landing.kind === 'landed') return `the fork has already landed (merge commit ${landing.outcome.merge_commit})`;
   if (landing.kind === 'in-doubt') return 'a landing attempt is in doubt (started, outcome unrecorded); resuming the fork reconciles it';
   if (record.state === 'landed') return 'the fork has already landed';
-  if (record.state !== 'selected') return `the fork is ${record.state}, not selected`;
+  if (record.state !== 'selected') return `the fork's state is ${record.state}, not selected`;
   const expected = selectedRevision(selection);
   if (record.revision !== expected) {
     return `the selection was made at revision ${selection.fork_revision} and is current only at revision ${expected}; the fork is now at revision ${record.revision}`;

@@ -72,9 +72,9 @@ export function readinessProblems(report: ReadinessReport, runtime: string, prov
 /**
  * Plain words for the codes a view most often shows as a refusal; any other code is explained by
  * its own message, which Citadel writes as a sentence. The code is shown beside, never alone.
- * A function reads the error's details for its numbers; it answers null when they are not there.
+ * A function reads the error's details for the numbers and names it can add.
  */
-type Explanation = string | ((error: CitadelErrorData) => string | null);
+type Explanation = string | ((error: CitadelErrorData) => string);
 const ERRORS: Readonly<Partial<Record<ErrorCode, Explanation>>> = {
   IPC_REQUEST_INVALID: 'Some of what was sent is missing or not in the expected form; each problem is listed below.',
   INTERNAL_ERROR: 'Citadel hit an unexpected error. Nothing was changed by it; try again, and report it if it stays.',

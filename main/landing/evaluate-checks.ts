@@ -98,9 +98,9 @@ function selectionCurrent(facts: LandingFacts): LandingCheck {
 function selectionProblem({ record, selection, landing }: LandingFacts): string | null {
   if (selection.fork_id !== record.fork_id) return `the selection belongs to ${selection.fork_id}, not ${record.fork_id}`;
   if (landing.kind === 'landed') return `the fork has already landed (merge commit ${landing.outcome.merge_commit})`;
-  if (landing.kind === 'in-doubt') return 'a landing attempt is in doubt (started, outcome unrecorded); `citadel fork resume` reconciles it';
+  if (landing.kind === 'in-doubt') return 'a landing attempt is in doubt (started, outcome unrecorded); resuming the fork reconciles it';
   if (record.state === 'landed') return 'the fork has already landed';
-  if (record.state !== 'selected') return `the fork is ${record.state}, not selected`;
+  if (record.state !== 'selected') return `the fork's state is ${record.state}, not selected`;
   const expected = selectedRevision(selection);
   if (record.revision !== expected) {
     return `the selection was made at revision ${selection.fork_revision} and is current only at revision ${expected}; the fork is now at revision ${record.revision}`;
@@ -123,11 +123,11 @@ function branchProblem({ record, selection, target }: LandingFacts, gitBranch: s
 /** Informational without `--confirm`; with it, the target HEAD must still be the one in the last issued plan. */
 function headConfirmed(head: string | null, confirm: Confirmation | null): LandingCheck {
   if (!confirm) {
-    const reason = head === null ? 'informational: the target HEAD is unknown' : `informational: the token binds target HEAD ${head}; --confirm requires it unchanged`;
+    const reason = head === null ? 'informational: the target HEAD is unknown' : `informational: the confirmation binds target HEAD ${head}; landing is refused if it moves`;
     return { name: 'target_head_confirmed', ok: true, reason };
   }
   const issued = confirm.issued?.plan.target_repo_head ?? null;
-  if (issued === null) return check('target_head_confirmed', 'no landing plan was issued; run `citadel fork land` without --confirm to review one');
+  if (issued === null) return check('target_head_confirmed', 'no landing plan was issued; review the landing checks first, which issues one');
   if (head !== issued) return check('target_head_confirmed', `the target HEAD moved from ${issued} to ${head ?? 'an unknown commit'} since the token was issued`);
   return { name: 'target_head_confirmed', ok: true, reason: null };
 }
@@ -141,5 +141,5 @@ function tokenProblem(plan: LandingPlan, candidate: string | null, confirm: Conf
   const bound = ['fork_revision', 'selection_digest', 'target_repo_head', 'selected_branch_head'] as const;
   const changed = issued ? bound.filter((field) => issued[field] !== plan[field]).map((field) => `${field} ${String(issued[field])} → ${String(plan[field])}`) : [];
   if (changed.length > 0) return `the facts the token was issued for have changed: ${changed.join(', ')}`;
-  return 'the token does not match the current landing plan; run `citadel fork land` without --confirm to review it';
+  return 'the token does not match the current landing plan; review the landing checks again for a new one';
 }

@@ -3,6 +3,7 @@ import type { BlockedReason } from '../../../shared/fork/fork-record';
 import type { LandingCheckName } from '../../../shared/fork/landing';
 import type { ReadinessReport } from '../../../shared/runtime/readiness';
 import type { FailureCode } from '../../../shared/runtime/telemetry';
+import { plural } from './format';
 
 /** Operator-facing words for the stable codes; the codes themselves are always shown beside them. */
 const FAILURES = {
@@ -24,10 +25,10 @@ const FAILURES = {
 } as const satisfies Record<FailureCode, string>;
 
 const BLOCKED = {
-  launch_in_doubt: 'Citadel cannot tell whether the runtime was launched. An operator must decide (Mark failed or Retry; citadel fork resolve) before anything is retried.',
-  process_lost: 'The runtime process was lost before its result was collected. An operator must decide (Mark failed or Retry; citadel fork resolve).',
-  collect_failed: "The branch's result could not be collected. An operator must decide (Mark failed or Retry; citadel fork resolve).",
-  start_refused: 'The branch could not be started, and nothing ran. Fix what its code names, then Retry (it uses no attempt), or Mark failed (citadel fork resolve).',
+  launch_in_doubt: 'Citadel cannot tell whether the runtime was launched. An operator must decide (Mark failed or Retry) before anything is retried.',
+  process_lost: 'The runtime process was lost before its result was collected. An operator must decide: Mark failed or Retry.',
+  collect_failed: "The branch's result could not be collected. An operator must decide: Mark failed or Retry.",
+  start_refused: 'The branch could not be started, and nothing ran. Fix what its code names, then Retry (it uses no attempt), or Mark failed.',
   contract_unverifiable: "The fork's stored contract no longer matches the one it was created with, so none of its evidence can verify. Mark failed, then clean the fork.",
 } as const satisfies Record<BlockedReason, string>;
 
@@ -71,11 +72,13 @@ export function readinessProblems(report: ReadinessReport, runtime: string, prov
 /**
  * Plain words for the codes a view most often shows as a refusal; any other code is explained by
  * its own message, which Citadel writes as a sentence. The code is shown beside, never alone.
+ * A function reads the error's details for the numbers and names it can add.
  */
-const ERRORS: Readonly<Partial<Record<ErrorCode, string>>> = {
+type Explanation = string | ((error: CitadelErrorData) => string);
+const ERRORS: Readonly<Partial<Record<ErrorCode, Explanation>>> = {
   IPC_REQUEST_INVALID: 'Some of what was sent is missing or not in the expected form; each problem is listed below.',
   INTERNAL_ERROR: 'Citadel hit an unexpected error. Nothing was changed by it; try again, and report it if it stays.',
-  WEB_REQUEST_REFUSED: 'This page was refused: open Mission Control with the address (including its token) that `citadel ui` printed.',
+  WEB_REQUEST_REFUSED: 'This page was refused: open Mission Control with the address (including its token) that `citadel mission-control` printed.',
   FORK_NOT_FOUND: 'There is no fork with this ID under this fork root.',
   FORK_LOCKED: 'Another Citadel process is changing this fork right now; try again in a moment.',
   FORK_STATE_CONFLICT: 'The fork is not in a state where this can be done.',
@@ -86,10 +89,48 @@ const ERRORS: Readonly<Partial<Record<ErrorCode, string>>> = {
   PROFILE_SET_NOT_FOUND: 'No saved profile set has that name (it may have been deleted elsewhere).',
   RUNTIME_UNKNOWN: 'Citadel has no adapter for that runtime.',
   SANDBOX_UNAVAILABLE: 'The containment backend is not ready on this machine; see Settings for what to install.',
+  SELECTION_AGAINST_EVIDENCE:
+    'The evidence does not back this branch (the comparison did not recommend it, or its verifier did not pass), so selecting it needs your typed acknowledgement. Nothing was recorded.',
+  SELECTION_REFUSED: 'This branch has no verified result that its verifier judged, so it cannot be selected.',
+  ATTEMPTS_EXHAUSTED: (error) => {
+    const limit = error.details?.['max_attempts'];
+    const allowed = typeof limit === 'number' ? ` (${plural(limit, 'attempt', 'attempts')} per branch)` : '';
+    return `This branch has used every attempt its fork allows${allowed}, so it cannot be retried. Mark it failed, or start a new fork with more attempts.`;
+  },
+  SETUP_FAILED: (error) => {
+    const step = error.details?.['step_id'];
+    const which = typeof step === 'string' ? `The setup step “${step}”` : 'A setup step';
+    return `${which} failed (it exited with an error, timed out or could not start) before the agent ran. Fix the cause, then Retry the branch.`;
+  },
+  BUDGET_INVALID: 'A budget is out of range: the time budget, the token budget and the attempts per branch are each a whole number within their limits.',
+  WORKTREE_INCLUDE_UNCONFIRMED:
+    "The repository's .worktreeinclude copies ignored files of yours into every agent's worktree, and this list is not confirmed for it: review the files in the preview and tick the list to confirm them.",
+  LANDING_PRECONDITION_FAILED: 'Landing was refused because a landing check failed. Nothing was changed.',
+  LANDING_TOKEN_MISMATCH:
+    'What was confirmed is no longer the landing plan: the fork, its selection or a head moved since the checks were shown. Nothing was changed; review the checks again.',
+  LANDING_IN_DOUBT: 'A landing started and its outcome is not recorded, so nothing more is landed until it is reconciled.',
 };
 
+/**
+ * A message written for a terminal names a flag or a `citadel` command; beside a plain
+ * explanation it is kept for a report or a search, behind "Technical detail".
+ */
+const TERMINAL_WORDS = /(?:^|[\s(`'"])--[a-z]|\bcitadel (?:fork|executors|runtimes|keys|trust|verify|init|demo|mission-control)\b/;
+/** These codes' messages are written for a developer (a schema's wording, a transport's failure, a list of check names). */
+const TECHNICAL_MESSAGES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['IPC_REQUEST_INVALID', 'INTERNAL_ERROR', 'LANDING_PRECONDITION_FAILED']);
+
 export function explainError(error: CitadelErrorData): string {
-  return lookup(ERRORS, error.code) ?? error.message;
+  const explanation = Object.hasOwn(ERRORS, error.code) ? ERRORS[error.code] : undefined;
+  return (typeof explanation === 'function' ? explanation(error) : explanation) ?? error.message;
+}
+
+/**
+ * Where the error's own message goes beside its explanation: nowhere when it is the explanation,
+ * behind "Technical detail" when it is written for a developer or a terminal, otherwise beside it.
+ */
+export function errorMessagePlace(error: CitadelErrorData): 'none' | 'beside' | 'technical' {
+  if (explainError(error) === error.message) return 'none';
+  return TECHNICAL_MESSAGES.has(error.code) || TERMINAL_WORDS.test(error.message) ? 'technical' : 'beside';
 }
 
 /** One violation in plain words: a pattern given as a regular expression says nothing to an operator. */

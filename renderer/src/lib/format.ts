@@ -10,6 +10,11 @@ export function orUnknown(value: string | number | null): string {
   return value === null ? UNKNOWN : String(value);
 }
 
+/** A count with its noun: `plural(1, 'file', 'files')` is "1 file", `plural(0, 'file', 'files')` is "0 files". */
+export function plural(count: number, one: string, many: string): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
 export function formatDuration(ms: number | null): string {
   if (ms === null) return UNKNOWN;
   if (ms < 1000) return `${ms} ms`;

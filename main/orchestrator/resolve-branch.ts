@@ -34,7 +34,7 @@ export async function resolveBranch(ctx: OrchestratorContext, forkId: string, br
     // e.g. a sandbox gone since creation) can be marked failed: nothing of it runs or can be in doubt.
     const neverLaunched = branch.state === 'pending' && journal.status('runtime.launch', key) === 'not-started';
     if (branch.state !== 'blocked' && !(resolution === 'mark-failed' && neverLaunched)) {
-      throw new CitadelError('FORK_STATE_CONFLICT', `${branchId} is ${branch.state}; only a blocked branch (or a pending one never launched, to mark it failed) needs a decision`, {
+      throw new CitadelError('FORK_STATE_CONFLICT', `${branchId} is not blocked (its state is ${branch.state}); only a blocked branch (or a pending one never launched, to mark it failed) needs a decision`, {
         details: { state: branch.state },
       });
     }

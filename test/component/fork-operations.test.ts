@@ -263,7 +263,7 @@ describe('fork view: only the actions that apply', () => {
     expect(stopAll).toHaveAccessibleDescription('No branch is running or pending, so there is nothing to stop.');
     const codexStop = within(await branchPanel('branch-codex')).getByRole('button', { name: 'Stop branch-codex' });
     expect(codexStop).toBeDisabled();
-    expect(codexStop).toHaveAccessibleDescription('Nothing to stop: this branch is passed.');
+    expect(codexStop).toHaveAccessibleDescription('Nothing to stop: this branch has passed.');
   });
 });
 

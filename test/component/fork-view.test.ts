@@ -5,7 +5,7 @@ import { ForkOverviewSchema, type ForkOverview } from '../../shared/fork/fork-ov
 import ForkView from '../../renderer/src/views/ForkView.svelte';
 import { fakeClient } from './support/fake-client';
 import { BranchDetailSchema, type BranchDetail } from '../../shared/ipc/contract';
-import { digest, FORK_ID, forkStatus, runningBranchDetail } from './support/fixtures';
+import { digest, FORK_ID, forkStatus, noOutputYet, runningBranchDetail } from './support/fixtures';
 
 const running = forkStatus({
   state: 'running',
@@ -66,6 +66,7 @@ function setup(facts: ForkOverview = overview(), app: Parameters<typeof fakeClie
       },
     }),
     branchDetail: (request) => ({ ok: true, value: detail(request.branch_id) }),
+    branchOutput: (request) => ({ ok: true, value: noOutputYet(request.branch_id) }),
     stopBranch: () => ({ ok: true, value: running }),
   }, app);
 }

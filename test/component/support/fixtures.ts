@@ -1,3 +1,4 @@
+import { BranchOutputSchema, type BranchOutput, type OutputText } from '../../../shared/fork/branch-output';
 import { sha256Digest } from '../../../shared/digest';
 import type { BranchEvidence } from '../../../shared/fork/compare';
 import { ForkStatusSchema, type ForkStatus } from '../../../shared/fork/fork-record';
@@ -129,5 +130,21 @@ export function runningBranchDetail(branchId: string, telemetryOverrides: Partia
     diff_text: null,
     duration_ms: null,
     containment: null,
+  });
+}
+
+const absentLog = (log: string): OutputText => ({ log, present: false, text: '', truncated: false, stored_bytes: null, hidden_lines: 0 });
+
+/** A branch that has printed nothing yet: no runtime, setup or verifier output is stored. */
+export function noOutputYet(branchId: string): BranchOutput {
+  return BranchOutputSchema.parse({
+    fork_id: FORK_ID,
+    branch_id: branchId,
+    attempt: 1,
+    tail_limit: { lines: 200, bytes: 65536 },
+    runtime: { exit: null, dropped_bytes: null, stdout: absentLog('stdout'), stderr: absentLog('stderr') },
+    setup: [],
+    verifier: [],
+    explains: null,
   });
 }

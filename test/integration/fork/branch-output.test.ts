@@ -130,6 +130,17 @@ describe('a branch output, where the decision is made', () => {
       for (const printed of ['AssertionError', 'check 1: ok', 'check 300: ok', '["src/sum.js"]', 'hidden: it looks like']) expect(text, `${channel}: ${printed}`).not.toContain(printed);
     }
 
+    // Nor the attestation bundle: not its lines, not its payloads decoded; of the verifier it carries each step's status and exit code only.
+    const attested = await h.cli(['fork', 'attest', forkId], FILE_KEYS);
+    expect(attested.code, attested.stderr).toBe(0);
+    const lines = attested.stdout.split('\n').filter(Boolean);
+    const decoded = lines.map((line) => Buffer.from((JSON.parse(line) as { payload: string }).payload, 'base64').toString('utf8'));
+    expect(decoded.join('\n')).toContain('"exit_code":1,"id":"workflow_verifier","status":"failed"');
+    for (const text of [...lines, ...decoded]) {
+      for (const printed of ['AssertionError', 'check 1: ok', 'check 300: ok', '["src/sum.js"]', 'hidden: it looks like', 'turn.completed', 'export GITHUB_TOKEN']) expect(text, `attestation: ${printed}`).not.toContain(printed);
+      for (const secret of [PROVIDER_KEY, GITHUB_TOKEN]) expect(text.includes(secret.slice(0, 16)), 'attestation: a planted secret').toBe(false);
+    }
+
     // The terminal's view: the same tails, the same redaction.
     const logs = await h.cli(['fork', 'logs', forkId, 'branch-codex'], FILE_KEYS);
     expect(logs.code, logs.stderr).toBe(0);

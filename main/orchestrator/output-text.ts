@@ -35,10 +35,19 @@ export async function keptOutput(file: string, log: OutputLogId, bound: OutputBo
     lines = lines.slice(-bound.lines);
     truncated = true;
   }
+  const { text, hidden_lines } = await shownLines(lines);
+  return { log, present: true, text, truncated, stored_bytes: tail.size, hidden_lines };
+}
+
+/** Output kept elsewhere (a failed setup step's tail in its setup record) shown by the same rules, line by line. */
+export async function redactedOutput(output: string): Promise<string> {
+  return (await shownLines(output.split('\n'))).text;
+}
+
+async function shownLines(lines: readonly string[]): Promise<{ text: string; hidden_lines: number }> {
   const shown = lines.map(terminalLine);
   const hidden = await secretLike(shown);
-  const text = shown.map((line, i) => (hidden[i] === true ? HIDDEN_LINE : line)).join('\n');
-  return { log, present: true, text, truncated, stored_bytes: tail.size, hidden_lines: hidden.filter(Boolean).length };
+  return { text: shown.map((line, i) => (hidden[i] === true ? HIDDEN_LINE : line)).join('\n'), hidden_lines: hidden.filter(Boolean).length };
 }
 
 function terminalLine(raw: string): string {

@@ -27,6 +27,7 @@ import { crashPoint } from '../store/crash-points';
 import { attemptFiles, attemptKey } from '../store/fork-layout';
 import type { Journal } from '../store/journal';
 import { containmentOf, sandboxLauncher, verifierLaunchPolicy } from './branch-containment';
+import { redactedOutput } from './output-text';
 
 export interface SetupBranchInput {
   readonly forkId: string;
@@ -187,14 +188,15 @@ export async function setupEvidence(ctx: OrchestratorContext, forkId: string, br
 
 /**
  * Why each branch blocked by SETUP_FAILED failed, by branch id: its step, exit and output tail
- * (private, for the operator's display; never in a receipt or replay).
+ * (private, for the operator's display; never in a receipt or replay), the tail redacted by the
+ * live trail's rules as the branch output is, since a terminal or its scrollback is shared too.
  */
 export async function setupFailures(ctx: OrchestratorContext, forkId: string): Promise<Record<string, SetupFailure>> {
   const record = await ctx.store.readRecord(forkId);
   const failures: Record<string, SetupFailure> = {};
   for (const branch of record.branches.filter((b) => b.state === 'blocked' && b.blocked_code === 'SETUP_FAILED')) {
     const facts = await readSetupFacts(attemptFiles(ctx.root, forkId, branch.branch_id, branch.attempt).setupFacts);
-    if (facts?.failure) failures[branch.branch_id] = facts.failure;
+    if (facts?.failure) failures[branch.branch_id] = { ...facts.failure, tail: await redactedOutput(facts.failure.tail) };
   }
   return failures;
 }

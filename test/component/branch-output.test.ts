@@ -1,5 +1,5 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BranchOutputSchema, type BranchOutput, type OutputText } from '../../shared/fork/branch-output';
 import type { ForkStatus } from '../../shared/fork/fork-record';
 import BranchOutputView from '../../renderer/src/components/BranchOutput.svelte';
@@ -49,6 +49,16 @@ function output(overrides: Partial<BranchOutput> = {}): BranchOutput {
     ],
     explains: 'verifier:workflow_verifier',
     ...overrides,
+  });
+}
+
+/** A running branch: its runtime's stdout so far is `lines` lines; nothing has exited, nothing is verified. */
+function running(lines: number): BranchOutput {
+  const stdout = Array.from({ length: lines }, (_, i) => `{"type":"item.completed","n":${i + 1}}`).join('\n');
+  return output({
+    runtime: { exit: null, dropped_bytes: null, stdout: text('stdout', stdout), stderr: text('stderr', '', { present: false, stored_bytes: null }) },
+    verifier: [],
+    explains: null,
   });
 }
 
@@ -102,6 +112,105 @@ describe('a branch output on the Fork page (issue 29)', () => {
     await view.rerender({ client, forkId: FORK_ID, branch: failed });
     await waitFor(() => expect(disclosure("Verifier: the workflow's command").open).toBe(true));
     expect(answers).toBe(2);
+  });
+
+  describe('following a running branch', () => {
+    const runningBranch: Branch = { ...failed, state: 'running', failure_code: null };
+    const activity = (seq: number, branchId = 'branch-codex', forkId = FORK_ID) => ({
+      type: 'runtime_activity',
+      fork_id: forkId,
+      branch_id: branchId,
+      at: '2026-11-01T00:00:00.000Z',
+      seq,
+      kind: 'command_started',
+      summary: 'npm test',
+    });
+    afterEach(() => void vi.useRealTimers());
+
+    /** The view over a fake client whose every read finds one more line of stdout. */
+    async function follow() {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+      let lines = 0;
+      const fake = fakeClient({ branchOutput: () => ({ ok: true, value: running(++lines) }) });
+      const view = render(BranchOutputView, { props: { client: fake.client, forkId: FORK_ID, branch: runningBranch } });
+      const stdout = await vi.waitFor(() => screen.getByLabelText('Runtime: standard output of branch-codex'));
+      const reads = (): number => fake.calls.filter((c) => c.channel === 'branchOutput').length;
+      // Events reach the view through the client's parse, and each read through its reply's: let both settle.
+      const settle = async (ms: number): Promise<void> => void (await vi.advanceTimersByTimeAsync(ms));
+      return { ...fake, view, stdout, reads, settle };
+    }
+
+    it("reads the tails again on this branch's live events, at most once per 2 s, and on no other branch's or fork's", async () => {
+      const { emit, view, stdout, reads, settle } = await follow();
+      expect(stdout.textContent?.split('\n')).toHaveLength(1);
+      // The operator opens the runtime's output to watch it: new text does not close it.
+      const box = disclosure('Runtime: standard output');
+      box.open = true;
+
+      emit(activity(1, 'branch-claude'));
+      emit(activity(1, 'branch-codex', 'fork-01jq7m3x9r2v5k8d4f6h0n1p2t'));
+      // A state change is the panel's to pass down (the branch prop), not a live read.
+      emit({ type: 'branch_state', fork_id: FORK_ID, branch_id: 'branch-codex', state: 'running', failure_code: null });
+      await settle(5000);
+      expect(reads()).toBe(1);
+
+      // A burst: one read, at once (the last was long enough ago).
+      emit(activity(1));
+      emit(activity(2));
+      emit({ type: 'live_diff', fork_id: FORK_ID, branch_id: 'branch-codex', files_changed: 1, insertions: 2, deletions: 0 });
+      await settle(0);
+      expect(reads()).toBe(2);
+      expect(stdout.textContent?.split('\n')).toHaveLength(2);
+
+      // The next, within 2 s of that read, waits for the rest of them.
+      emit({ type: 'verifier_step', fork_id: FORK_ID, branch_id: 'branch-codex', step: 'workflow_verifier', status: 'running' });
+      emit({ type: 'setup_step', fork_id: FORK_ID, branch_id: 'branch-codex', step: 'install', status: 'passed' });
+      await settle(1999);
+      expect(reads()).toBe(2);
+      await settle(1);
+      expect(reads()).toBe(3);
+      expect(stdout).toHaveTextContent('"n":3');
+      expect(box.open).toBe(true);
+
+      emit({ type: 'runtime', fork_id: FORK_ID, branch_id: 'branch-codex', phase: 'exited' });
+      await settle(2000);
+      expect(reads()).toBe(4);
+      // Gone from the page, it reads no more, not even the read that was waiting.
+      emit(activity(3));
+      await settle(0);
+      view.unmount();
+      await settle(5000);
+      expect(reads()).toBe(4);
+    });
+
+    it('keeps a log scrolled to its end as it grows, and leaves it where the operator scrolled up to', async () => {
+      const { emit, stdout, settle } = await follow();
+      // jsdom lays nothing out: a box 30 px high, each line 20 px.
+      Object.defineProperty(stdout, 'clientHeight', { value: 30 });
+      Object.defineProperty(stdout, 'scrollHeight', { get: () => (stdout.textContent?.split('\n').length ?? 0) * 20 });
+      Object.defineProperty(stdout, 'scrollTop', { value: 0, writable: true });
+      const grow = async (seq: number): Promise<void> => {
+        emit(activity(seq));
+        await settle(2000);
+      };
+
+      await grow(1);
+      expect(stdout.scrollTop).toBe(40);
+      await grow(2);
+      expect(stdout.scrollTop).toBe(60);
+
+      stdout.scrollTop = 0;
+      await fireEvent.scroll(stdout);
+      await grow(3);
+      expect(stdout.textContent).toContain('"n":4');
+      expect(stdout.scrollTop).toBe(0);
+
+      // Back at the end, it follows again.
+      stdout.scrollTop = stdout.scrollHeight - 30;
+      await fireEvent.scroll(stdout);
+      await grow(4);
+      expect(stdout.scrollTop).toBe(100);
+    });
   });
 
   it("links the panel's failure code to the log that explains it: following it opens that log and moves focus there", async () => {

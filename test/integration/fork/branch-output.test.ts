@@ -20,6 +20,8 @@ const START = ['--runtimes', 'claude,codex', '--containment', 'runtime-only'];
 // Built from parts, so no file of the repository holds either whole.
 const PROVIDER_KEY = ['sk-ant-api03', 'Qw7rT2zX9kLm4NpV8bYc3HdJ6fGs1AeU5oWi0RqZx7CvBn2MlKj4HgFd9SaPo3IuY6TrEw1Qz8XcVb5NmLk7Jh2'].join('-');
 const GITHUB_TOKEN = ['ghp', 'R8mZq2LwX7vT4nKc9YbH3sJd6PfG1aEu5oWi'].join('_');
+const NPM_TOKEN = ['npm', 'T4kWq9ZrX2mLb7VnC5yHs3Jd8PfG6aEu1oQi'].join('_');
+const HIDDEN = '[citadel: this line is hidden: it looks like it holds a secret]';
 
 /** The workflow's verifier: 300 lines of progress, two secrets, then the assertion that fails on a wrong sum. */
 const CHECK = [
@@ -74,7 +76,7 @@ describe('a branch output, where the decision is made', () => {
     expect(tail.text).not.toContain(PROVIDER_KEY);
     expect(tail.text).not.toContain(GITHUB_TOKEN);
     expect(tail.hidden_lines).toBe(2);
-    expect(tail.text).toContain('[citadel: this line is hidden: it looks like it holds a secret]');
+    expect(tail.text).toContain(HIDDEN);
     // The runtime's own stderr, redacted the same way.
     expect(codex.runtime.stderr.present).toBe(true);
     expect(codex.runtime.stderr.text).not.toContain(GITHUB_TOKEN);
@@ -128,6 +130,17 @@ describe('a branch output, where the decision is made', () => {
       for (const printed of ['AssertionError', 'check 1: ok', 'check 300: ok', '["src/sum.js"]', 'hidden: it looks like']) expect(text, `${channel}: ${printed}`).not.toContain(printed);
     }
 
+    // Nor the attestation bundle: not its lines, not its payloads decoded; of the verifier it carries each step's status and exit code only.
+    const attested = await h.cli(['fork', 'attest', forkId], FILE_KEYS);
+    expect(attested.code, attested.stderr).toBe(0);
+    const lines = attested.stdout.split('\n').filter(Boolean);
+    const decoded = lines.map((line) => Buffer.from((JSON.parse(line) as { payload: string }).payload, 'base64').toString('utf8'));
+    expect(decoded.join('\n')).toContain('"exit_code":1,"id":"workflow_verifier","status":"failed"');
+    for (const text of [...lines, ...decoded]) {
+      for (const printed of ['AssertionError', 'check 1: ok', 'check 300: ok', '["src/sum.js"]', 'hidden: it looks like', 'turn.completed', 'export GITHUB_TOKEN']) expect(text, `attestation: ${printed}`).not.toContain(printed);
+      for (const secret of [PROVIDER_KEY, GITHUB_TOKEN]) expect(text.includes(secret.slice(0, 16)), 'attestation: a planted secret').toBe(false);
+    }
+
     // The terminal's view: the same tails, the same redaction.
     const logs = await h.cli(['fork', 'logs', forkId, 'branch-codex'], FILE_KEYS);
     expect(logs.code, logs.stderr).toBe(0);
@@ -156,9 +169,14 @@ describe('a branch output, where the decision is made', () => {
     }
   });
 
-  it("names a failed setup step's output as what explains SETUP_FAILED", { timeout: 120_000 }, async () => {
+  it("names a failed setup step's output as what explains SETUP_FAILED; fork status shows its tail redacted the same way", { timeout: 120_000 }, async () => {
     const h = new ForkHarness(tempDir('citadel-setup-output-'));
-    const failing = "console.log('npm ERR! code E404'); console.error('npm ERR! 404 Not Found - GET https://registry.npmjs.org/no-such-package'); process.exit(1)";
+    // The step prints a registry credential among its errors; the script joins it from parts, so its command line never holds it whole.
+    const failing = [
+      "console.log('npm ERR! code E404');",
+      `console.error('//registry.npmjs.org/:_authToken=' + ${JSON.stringify(NPM_TOKEN.slice(0, 6))} + ${JSON.stringify(NPM_TOKEN.slice(6))});`,
+      "console.error('npm ERR! 404 Not Found - GET https://registry.npmjs.org/no-such-package'); process.exit(1)",
+    ].join(' ');
     const setup = [{ id: 'install', command: 'node', args: ['-e', failing], timeout_seconds: 60, network: 'none' }];
     writeFileSync(h.workflowFile, JSON.stringify({ ...WORKFLOW, schema_version: 2, setup }));
     await h.simulate({ edits: [{ path: 'src/sum.js', content: FIXED_SUM }] });
@@ -170,11 +188,26 @@ describe('a branch output, where the decision is made', () => {
     expect(output.explains).toBe('setup:install');
     expect(output.setup).toHaveLength(1);
     expect(output.setup[0]).toMatchObject({ step_id: 'install', argv: ['node', '-e', failing], status: 'failed', exit_code: 1 });
-    expect(output.setup[0]?.output).toMatchObject({ present: true, truncated: false, hidden_lines: 0 });
+    expect(output.setup[0]?.output).toMatchObject({ present: true, truncated: false, hidden_lines: 1 });
     expect(output.setup[0]?.output.text).toContain('npm ERR! code E404');
     expect(output.setup[0]?.output.text).toContain('npm ERR! 404 Not Found');
+    expect(output.setup[0]?.output.text).not.toContain(NPM_TOKEN);
     // Nothing of the agent ran: no runtime output, no verifier step.
     expect(output.runtime).toMatchObject({ exit: null, stdout: { present: false }, stderr: { present: false } });
     expect(output.verifier).toEqual([]);
+
+    // The terminal's status: the same tail, the credential's line replaced whole, in text and in JSON.
+    const status = await h.cli(['fork', 'status', doc.fork_id], FILE_KEYS);
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toContain('setup step install exited 1; output ends:');
+    expect(status.stdout).toContain('| npm ERR! code E404');
+    expect(status.stdout).toContain('| npm ERR! 404 Not Found');
+    expect(status.stdout).toContain(`| ${HIDDEN}`);
+    expect(status.stdout).not.toContain(NPM_TOKEN);
+    const json = await h.cli(['fork', 'status', doc.fork_id, '--json'], FILE_KEYS);
+    const failure = (JSON.parse(json.stdout) as { setup_failures: Record<string, { tail: string }> }).setup_failures['branch-claude'];
+    expect(failure?.tail).toContain('npm ERR! code E404');
+    expect(failure?.tail).toContain(HIDDEN);
+    expect(json.stdout).not.toContain(NPM_TOKEN);
   });
 });

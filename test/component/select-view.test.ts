@@ -131,6 +131,27 @@ describe('select view: deciding from a settled fork', () => {
     expect(screen.getByRole('radio', { name: /branch-claude/ })).toBeEnabled();
   });
 
+  it('a fork another process drives says so before anything is typed, and Record waits until it lets go (issue 29)', async () => {
+    let held = true;
+    const { client, emit } = fakeClient({
+      forkStatus: () => ({ ok: true, value: forkStatus() }),
+      compareFork: () => ({ ok: true, value: comparison }),
+      resumability: () => ({
+        ok: true,
+        value: held ? { resumable: false, reason: 'in_progress', driver: { by: 'another_process', pid: 4242, since: '2026-11-29T20:00:00.000Z' } } : { resumable: false, reason: 'nothing_to_resume' },
+      }),
+    });
+    render(SelectView, { props: { client, forkId: FORK_ID, branchId: 'branch-claude' } });
+    expect(await screen.findByTestId('driven-elsewhere')).toHaveTextContent(/Being driven by another process since .+ \(a Citadel process, pid 4242\)/);
+    await fillReasonAndActor();
+    expect(recordButton()).toBeDisabled();
+
+    held = false;
+    emit({ type: 'fork_state', fork_id: FORK_ID, state: 'ready', revision: 8 });
+    await waitFor(() => expect(screen.queryByTestId('driven-elsewhere')).toBeNull());
+    expect(recordButton()).toBeEnabled();
+  });
+
   it('one passing and one stopped branch: the stopped one says why not; the passing one needs the acknowledgement, then is sent with it', async () => {
     const { client, calls } = fakeClient({
       forkStatus: () => ({ ok: true, value: forkStatus({ state: 'failed', branches: [claudePassed, codexStopped] }) }),

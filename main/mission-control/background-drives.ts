@@ -16,8 +16,9 @@ export interface BackgroundDrives {
 }
 
 /**
- * After `startFork`, `resumeFork` or a retry returns (every branch launched), the engine keeps
- * waiting for the runtimes and collects their evidence here, streaming events as it goes. A drive
+ * After `startFork` returns (the fork recorded), or `resumeFork` or a retry (every branch launched),
+ * the engine prepares, sets up and launches what is left, waits for the runtimes and collects their
+ * evidence here, streaming events as it goes. A drive
  * that fails leaves its fork as recorded: it is reported to the log in full and to every shell as a
  * typed `drive_failed` event, and `citadel fork resume` continues it.
  */
@@ -29,7 +30,7 @@ export function createBackgroundDrives(ctx: OrchestratorContext, log: (line: str
       const run = drive().then(
         () => undefined,
         (error: unknown) => {
-          log(`fork ${forkId}: collecting its branches stopped: ${describeError(error)}; citadel fork resume ${forkId} continues it`);
+          log(`fork ${forkId}: driving its branches stopped: ${describeError(error)}; citadel fork resume ${forkId} continues it`);
           ctx.events(driveFailedEvent(forkId, error));
         },
       );

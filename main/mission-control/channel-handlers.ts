@@ -13,7 +13,7 @@ export type ChannelHandlers = { readonly [C in ChannelName]: (request: ChannelRe
  * the channel's response. No rule of the engine is decided here.
  */
 export function channelHandlers(ctx: OrchestratorContext, drives: BackgroundDrives): ChannelHandlers {
-  // Launch now, collect in the background: the reply comes once every pending branch is launched.
+  // Launch now, collect in the background: the reply comes once every pending branch is launched (a start's once its fork is recorded).
   const background: door.Collect = { background: (forkId, rest) => drives.start(forkId, rest) };
 
   return {

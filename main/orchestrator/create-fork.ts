@@ -4,7 +4,7 @@ import { branchIdFor } from '../../shared/executors/executor-set-description';
 import { canonicalProfileOrder, executorSetDigest, profileDigest } from '../../shared/executors/executor-digests';
 import { synthesizeLegacyProfiles } from '../../shared/executors/legacy-runtimes';
 import type { RuntimeProfile } from '../../shared/executors/runtime-profile';
-import { DEFAULT_BUDGET, MAX_ATTEMPTS_LIMIT, MAX_BUDGET_TOKENS, type Budget, type ContractV1, type ContractV2 } from '../../shared/fork/contract';
+import type { ContractV1, ContractV2 } from '../../shared/fork/contract';
 import { ForkRecordSchema, type ForkRecord } from '../../shared/fork/fork-record';
 import { gitBranchName } from '../../shared/fork/ids';
 import { repositoryInfo } from '../git/repository';
@@ -15,6 +15,7 @@ import type { OrchestratorContext } from '../host/context';
 import type { ForkRequest, SignerRecord } from '../../shared/fork/fork-request';
 import type { ContainmentChoice } from '../../shared/fork/containment-facts';
 import { includeListOf, type IncludeListEntry } from '../../shared/fork/include-confirmation';
+import { validBudget } from './budget-numbers';
 import { contractContainment } from './branch-containment';
 import { assertDeliveryNamespaceFree } from './delivery-namespace';
 import { assertIncludesConfirmed, keepIncludeConfirmation, type IncludeConfirmed } from './include-confirmation';
@@ -158,25 +159,6 @@ export function validObjective(objective: string): string {
     throw new CitadelError('OBJECTIVE_INVALID', `the objective must be non-empty text of at most ${MAX_OBJECTIVE_BYTES} bytes`);
   }
   return trimmed;
-}
-
-function validBudget(seconds: number | undefined, attempts: number | undefined, tokens: number | undefined): Budget {
-  if (seconds !== undefined && (!Number.isInteger(seconds) || seconds < 1 || seconds > 7 * 24 * 3600)) {
-    throw new CitadelError('BUDGET_INVALID', '--budget-seconds must be a whole number of seconds from 1 to 604800');
-  }
-  if (attempts !== undefined && (!Number.isInteger(attempts) || attempts < 1 || attempts > MAX_ATTEMPTS_LIMIT)) {
-    throw new CitadelError('BUDGET_INVALID', `--max-attempts must be a whole number from 1 to ${MAX_ATTEMPTS_LIMIT}`);
-  }
-  if (tokens !== undefined && (!Number.isInteger(tokens) || tokens < 1 || tokens > MAX_BUDGET_TOKENS)) {
-    throw new CitadelError('BUDGET_INVALID', `--budget-tokens must be a whole number of tokens from 1 to ${MAX_BUDGET_TOKENS}`);
-  }
-  // Absent, not null, without a token budget: every contract without one keeps its digest.
-  return {
-    ...DEFAULT_BUDGET,
-    ...(seconds === undefined ? {} : { max_duration_seconds: seconds }),
-    ...(attempts === undefined ? {} : { max_attempts: attempts }),
-    ...(tokens === undefined ? {} : { max_tokens: tokens }),
-  };
 }
 
 /** Every profile needs a registered adapter whose own schema accepts it (runtimes are plug-ins). */

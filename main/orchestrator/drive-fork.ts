@@ -30,7 +30,7 @@ import { ForkRequestSchema, SignerRecordSchema, type ForkRequest } from '../../s
 import { branchPortBlock, launchBranch, type LaunchOutcome } from './launch-branch';
 import { setupBranch } from './setup-branch';
 import { commitTransition, type BranchChange } from '../store/record-transitions';
-import { stopBranchRun, stopEndedRun, stopStatus } from './stop-branch-run';
+import { stopBranchRun, stopEndedRun, stopRequested, stopStatus } from './stop-branch-run';
 import { copyWorktreeIncludes, excludeWorktreeIncludes } from '../workspace/worktree-include';
 
 /** `all`: wait for every branch to end; `exited-only`: collect what has ended, leave the rest; `none`: launch and return. */
@@ -98,6 +98,9 @@ function isBlockingRefusal(error: unknown): error is CitadelError {
   return error instanceof CitadelError && error.code !== 'FORK_LOCKED';
 }
 
+/** A branch the operator stopped before its runtime was launched: nothing of the agent ran, and it ends as any stopped branch does. */
+const STOPPED_BEFORE_LAUNCH: BranchChange = { state: 'failed', failure_code: 'STOPPED_BY_OPERATOR', blocked_reason: null };
+
 class ForkDriver {
   private record: ForkRecord;
   /** Set by `prepare`, or read once by the first collection of a drive that launches nothing. */
@@ -121,6 +124,8 @@ class ForkDriver {
   }
 
   async run(mode: DriveMode): Promise<ForkRecord> {
+    // A STOP that came before a branch's launch is recorded first, in every mode: it is never launched.
+    await this.settleStoppedBeforeLaunch();
     // `exited-only` (STOP's follow-up) records what has ended and never starts anything.
     const pending = mode === 'exited-only' ? [] : this.record.branches.filter((b) => b.state === 'pending');
     if (pending.length > 0) {
@@ -173,18 +178,30 @@ class ForkDriver {
     return prepared.filter((_, i) => setUp[i]?.status === 'fulfilled' && setUp[i].value);
   }
 
-  /** The workflow's setup in the branch's worktree; a failed one refuses the start with SETUP_FAILED (not the agent's doing: nothing of it ran). */
+  /**
+   * The workflow's setup in the branch's worktree; a failed one refuses the start with SETUP_FAILED
+   * (not the agent's doing: nothing of it ran). A STOP of the branch ends the step under way, and
+   * the launch that would follow records the branch as stopped instead.
+   */
   private async setup(branch: BranchRecord): Promise<void> {
-    if (this.fork.contract.workflow.setup === undefined) return;
+    if (this.fork.contract.workflow.setup === undefined || (await this.stoppedBeforeLaunch(branch))) return;
     const ports = await branchPortBlock(this.ctx, { fork_id: this.record.fork_id, branch_id: branch.branch_id, attempt: branch.attempt });
-    const outcome = await setupBranch(this.ctx, this.journal, {
-      forkId: this.record.fork_id,
-      branch,
-      contract: this.fork.contract,
-      repository: this.repositoryOf(branch),
-      targetRepository: this.fork.request.repo,
-      port: ports.first,
-    });
+    const stop = this.watchForStop(branch);
+    let outcome;
+    try {
+      outcome = await setupBranch(this.ctx, this.journal, {
+        forkId: this.record.fork_id,
+        branch,
+        contract: this.fork.contract,
+        repository: this.repositoryOf(branch),
+        targetRepository: this.fork.request.repo,
+        port: ports.first,
+        signal: stop.signal,
+      });
+    } finally {
+      stop.end();
+    }
+    if (!outcome.ok && stop.signal.aborted) return;
     if (!outcome.ok) {
       const { step_id, exit_code, timed_out, spawn_error } = outcome.failure;
       const how = timed_out ? 'timed out' : spawn_error !== null ? `could not start (${spawn_error})` : `exited ${exit_code ?? 'by a signal'}`;
@@ -192,6 +209,44 @@ class ForkDriver {
         details: { branch_id: branch.branch_id, step_id, exit_code, timed_out },
       });
     }
+  }
+
+  /** Aborts once a STOP of the branch is on record (STOP never takes the fork lock, so it is read from its own journal). */
+  private watchForStop(branch: BranchRecord): { readonly signal: AbortSignal; end(): void } {
+    const controller = new AbortController();
+    let reading = false;
+    const timer = setInterval(() => {
+      if (reading) return;
+      reading = true;
+      // An unreadable stop journal is read again at the launch, where it stops the drive.
+      void stopRequested(this.ctx, this.record.fork_id, branch)
+        .then((requested) => requested && controller.abort(), () => undefined)
+        .finally(() => (reading = false));
+    }, POLL_MS);
+    return { signal: controller.signal, end: () => clearInterval(timer) };
+  }
+
+  /** Whether the operator stopped this attempt before its launch began. */
+  private async stoppedBeforeLaunch(branch: BranchRecord): Promise<boolean> {
+    if (this.journal.status('runtime.launch', attemptKey(branch.branch_id, branch.attempt)) !== 'not-started') return false;
+    return stopRequested(this.ctx, this.record.fork_id, branch);
+  }
+
+  private async settleStoppedBeforeLaunch(): Promise<void> {
+    const pending = this.record.branches.filter((b) => b.state === 'pending');
+    const stopped = await Promise.all(pending.map((branch) => this.stoppedBeforeLaunch(branch)));
+    const changes = Object.fromEntries(pending.filter((_, i) => stopped[i]).map((b) => [b.branch_id, STOPPED_BEFORE_LAUNCH]));
+    if (Object.keys(changes).length > 0) await this.transition(changes);
+  }
+
+  /**
+   * A launched branch is running. STOP of a pending branch reads the record after its request
+   * (stop-fork.ts) and this reads the request after the record: whichever comes second sees the
+   * other, so a STOP that raced the launch still ends the run.
+   */
+  private async markRunning(branch: BranchRecord): Promise<void> {
+    await this.transition({ [branch.branch_id]: { state: 'running' } });
+    if (await stopRequested(this.ctx, this.record.fork_id, branch)) await stopBranchRun(this.ctx, this.record.fork_id, branch);
   }
 
   /** Runs one start step; on a typed refusal blocks `branches` as `start_refused` and answers false. */
@@ -303,7 +358,8 @@ class ForkDriver {
       const failure = this.journal.resultOf('runtime.launch', key)?.data?.failure_code as FailureCode;
       return this.collectAndRecord(branch, { kind: 'not_started', failure });
     }
-    if (status === 'done') return this.transition({ [branch.branch_id]: { state: 'running' } });
+    if (status === 'done') return this.markRunning(branch);
+    if (await this.stoppedBeforeLaunch(branch)) return this.transition({ [branch.branch_id]: STOPPED_BEFORE_LAUNCH });
 
     const profile = this.fork.request.profiles.find((p) => branchIdFor(p.profile_id) === branch.branch_id);
     let outcome: LaunchOutcome;
@@ -323,7 +379,7 @@ class ForkDriver {
     if (outcome.kind === 'not_started') return this.collectAndRecord(branch, { kind: 'not_started', failure: outcome.failure });
     if (outcome.kind === 'in_doubt') return this.blockInDoubtLaunch(branch, files.status);
     this.launchedHere.add(branch.branch_id);
-    await this.transition({ [branch.branch_id]: { state: 'running' } });
+    await this.markRunning(branch);
   }
 
   /**

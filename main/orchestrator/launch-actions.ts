@@ -15,7 +15,8 @@ export type RunInBackground = (forkId: string, rest: () => Promise<unknown>) => 
 /**
  * How long an action that launches branches keeps its caller: until every runtime has ended and
  * its evidence is collected ('wait'), until every pending branch is launched ('detach'), or until
- * then with the rest handed to the host ({ background }).
+ * then with the rest handed to the host ({ background }); a start with a background runner hands
+ * on everything after the fork record (see startFork).
  */
 export type Collect = 'wait' | 'detach' | { readonly background: RunInBackground };
 
@@ -38,11 +39,20 @@ export interface StartOptions {
   readonly onCreated?: (created: CreatedFork) => void;
 }
 
-/** `citadel fork start` and the New Fork form: freeze the request into a fork, then launch it. */
+/**
+ * `citadel fork start` and the New Fork form: freeze the request into a fork, then launch it. With
+ * a background runner the answer is the fork as created: its worktrees, setup (an `npm ci` takes
+ * minutes) and launches run in the background drive, each step streamed as an event and kept in
+ * the journal exactly as a waiting start keeps them, so a crash mid-setup resumes as it always did.
+ */
 export async function startFork(ctx: OrchestratorContext, request: StartRequest, options: StartOptions): Promise<CreatedFork> {
   const created = await createFork(ctx, { ...request, executors: await executorInput(request.executors) });
   options.onCreated?.(created);
   const forkId = created.record.fork_id;
+  if (typeof options.collect === 'object') {
+    options.collect.background(forkId, () => driveFork(ctx, forkId, 'all'));
+    return created;
+  }
   const record = await launch(ctx, forkId, options.collect, () => driveFork(ctx, forkId, 'all'));
   return { ...created, record };
 }

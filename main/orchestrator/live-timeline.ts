@@ -7,6 +7,7 @@ import type { OrchestratorContext } from '../host/context';
 import { readStatus } from '../runtimes/process-control/read-status';
 import { adapterFor } from '../runtimes/registry';
 import { readSetupFacts } from '../setup/setup-facts';
+import { readSetupProgress } from '../setup/setup-progress';
 import { attemptFiles, attemptKey } from '../store/fork-layout';
 import { Journal, type JournalRecord } from '../store/journal';
 import { readLiveTrail, trailActivityEvent, trailDiffEvent } from './live-trail';
@@ -14,7 +15,7 @@ import { readLiveTrail, trailActivityEvent, trailDiffEvent } from './live-trail'
 /**
  * A fork's past events (issue 14), rebuilt from what is on disk rather than remembered: the
  * record's state histories, the journal's completed effects (worktree, setup, launch, collection),
- * the run status (start, exit) and the verified receipts' verifier steps, oldest first. The Fork
+ * a setup under way, the run status (start, exit) and the verified receipts' verifier steps, oldest first. The Fork
  * view shows them before the events it then receives live, so a finished fork, or one opened
  * after its events passed, never has an empty timeline. Each branch's current attempt only: the
  * history of its states covers earlier ones. What the drive streamed (the runtime's activities;
@@ -59,9 +60,15 @@ async function branchPast(ctx: OrchestratorContext, record: ForkRecord, branch: 
   });
   const worktree = done('worktree.create');
   if (worktree) add(worktree.at, { type: 'runtime', ...ids, phase: 'worktree_ready' });
-  const setup = ended('setup.run');
-  const facts = setup ? await readSetupFacts(files.setupFacts).catch(() => null) : null;
-  for (const step of facts?.steps ?? []) if (setup) add(setup.at, { type: 'setup_step', ...ids, step: step.id, status: step.status });
+  const setup = sources.journal.findLast((r) => r.effect === 'setup.run' && r.key === key);
+  if (setup?.phase === 'result') {
+    const facts = await readSetupFacts(files.setupFacts).catch(() => null);
+    for (const step of facts?.steps ?? []) add(setup.at, { type: 'setup_step', ...ids, step: step.id, status: step.status });
+  } else if (setup !== undefined) {
+    // Under way (or cut short by a crash, until resume reruns it): each step as far as this run got.
+    const progress = await readSetupProgress(files.setupProgress).catch(() => null);
+    for (const step of progress?.steps ?? []) if (step.at >= setup.at) add(step.at, { type: 'setup_step', ...ids, step: step.id, status: step.status });
+  }
 
   const launch = done('runtime.launch');
   if (launch) {

@@ -6,6 +6,7 @@ import { repositoryInfo, type RepositoryInfo } from '../git/repository';
 import type { OrchestratorContext } from '../host/context';
 import { resolveWorktreeIncludes } from '../workspace/worktree-include';
 import { targetRepositoryDigest } from '../landing/target-identity';
+import { checkBudgetNumber, type BudgetNumber } from './budget-numbers';
 import { validObjective } from './create-fork';
 import { includeConfirmationOf } from './include-confirmation';
 import { previewFork } from './executor-actions';
@@ -17,8 +18,17 @@ import { resolveWorkflow } from './load-workflow';
  * once, before anything is written. It reads the repository and files; it writes nothing.
  */
 export async function previewStart(ctx: Pick<OrchestratorContext, 'adapters' | 'env' | 'root'>, request: PreviewForkRequest): Promise<StartPreview> {
-  const fields = { objective: check(), repo: check(), executors: check(), workflow_file: check() };
+  const fields = {
+    objective: check(),
+    repo: check(),
+    executors: check(),
+    workflow_file: check(),
+    budget_seconds: check(),
+    max_attempts: check(),
+    budget_tokens: check(),
+  };
   await attempt(fields.objective, () => validObjective(request.objective));
+  for (const number of BUDGET_NUMBERS) await attempt(fields[number], () => checkBudgetNumber(number, request[number] ?? undefined));
 
   const repo = await checkRepository(request.repo, ctx.env, fields.repo);
   const worktreeInclude =
@@ -26,13 +36,21 @@ export async function previewStart(ctx: Pick<OrchestratorContext, 'adapters' | '
 
   const executors = await attempt(fields.executors, () => previewFork(ctx, request.executors, request.containment === 'runtime-only' ? 'runtime-only' : 'contained'));
 
-  const file = request.workflow_file === null || request.workflow_file.trim() === '' ? undefined : request.workflow_file;
+  const file = request.workflow_file === null || request.workflow_file.trim() === '' ? undefined : request.workflow_file.trim();
   const inline = request.workflow ?? undefined;
+  const pathProblem = file === undefined ? null : notAFullPath(file, ctx.env);
   let workflow: StartPreview['workflow'] = null;
-  if ((file !== undefined || inline !== undefined) && repo === null) {
+  if (pathProblem !== null) {
+    fields.workflow_file.problems.push({ code: 'WORKFLOW_FILE_UNREADABLE', message: pathProblem });
+  } else if ((file !== undefined || inline !== undefined) && repo === null) {
     fields.workflow_file.warnings.push('Checked once the repository path is valid (a workflow file inside the repository is protected too).');
   } else if (repo !== null) {
-    const loaded = await attempt(fields.workflow_file, () => resolveWorkflow({ file, inline }, repo.root, ctx.env));
+    const loaded = await attempt(fields.workflow_file, () => resolveWorkflow({ file, inline }, repo.root, ctx.env).catch((error: unknown) => plainUnreadable(error, file)));
+    if (loaded?.verifier.command === null) {
+      fields.workflow_file.warnings.push(
+        'No verifier command: each branch is checked only by git diff --check (whitespace errors), so nothing tests whether the objective was met. A workflow file with a verifier (for example npm test) has every branch tested.',
+      );
+    }
     if (loaded !== null) {
       workflow = {
         source: loaded.workflow.source,
@@ -61,12 +79,8 @@ async function checkRepository(given: string, env: Readonly<Record<string, strin
     return null;
   };
   if (trimmed === '') return refuse('Enter the path of the git repository the agents work on.');
-  // The form is not a shell: `~` would name a folder called "~" in the current directory.
-  if (trimmed === '~' || trimmed.startsWith('~/')) {
-    const home = env.HOME;
-    return refuse(`"~" is not expanded here; write the full path${home === undefined ? '' : `, for example ${path.join(home, trimmed.slice(2))}`}.`);
-  }
-  if (!path.isAbsolute(trimmed)) return refuse('Write the full path of the repository (it starts with /).');
+  const problem = notAFullPath(trimmed, env, 'the repository');
+  if (problem !== null) return refuse(problem);
   const repo = await attempt(field, () => repositoryInfo(trimmed));
   if (repo === null) return null;
   if (repo.root !== path.resolve(trimmed)) field.warnings.push(`This folder is inside the repository at ${repo.root}; the fork works on that whole repository.`);
@@ -76,6 +90,29 @@ async function checkRepository(given: string, env: Readonly<Record<string, strin
   }
   return repo;
 }
+
+/**
+ * Why a path typed into the form names no file as the operator meant it, or null. The form is not
+ * a shell: `~` would name a folder called "~" in the current directory, and a relative path that of
+ * the Mission Control process.
+ */
+function notAFullPath(given: string, env: Readonly<Record<string, string | undefined>>, what = 'the file'): string | null {
+  if (given === '~' || given.startsWith('~/')) {
+    const home = env.HOME;
+    return `"~" is not expanded here; write the full path${home === undefined ? '' : `, for example ${path.join(home, given.slice(2))}`}.`;
+  }
+  return path.isAbsolute(given) ? null : `Write the full path of ${what} (it starts with /).`;
+}
+
+/** A workflow file that is not there, said as such rather than as the system's error code. */
+function plainUnreadable(error: unknown, file: string | undefined): never {
+  if (file !== undefined && error instanceof CitadelError && error.code === 'WORKFLOW_FILE_UNREADABLE' && error.details?.reason === 'ENOENT') {
+    throw new CitadelError('WORKFLOW_FILE_UNREADABLE', `There is no file at ${file}.`);
+  }
+  throw error;
+}
+
+const BUDGET_NUMBERS: readonly BudgetNumber[] = ['budget_seconds', 'max_attempts', 'budget_tokens'];
 
 const check = (): FieldCheck => ({ problems: [], warnings: [] });
 

@@ -21,6 +21,7 @@ import { assertCacheRootSafe, citadelCacheRoot, openStepNpmCache, type StepNpmCa
 import { readNpmConfig, usesNpmConfig, type NpmConfig } from '../setup/package-toolchain';
 import { runSetupSteps, type PreparedSetupStep } from '../setup/run-setup-steps';
 import { readSetupFacts, type SetupFacts } from '../setup/setup-facts';
+import { setupProgress } from '../setup/setup-progress';
 import { PACKAGE_CACHE_ROOT, setupPolicyDigest, setupTemplate, type NPM_ENV_NAMES } from '../setup/setup-template';
 import { writePrivateJson } from '../store/atomic-file';
 import { crashPoint } from '../store/crash-points';
@@ -38,6 +39,8 @@ export interface SetupBranchInput {
   readonly targetRepository: string;
   /** The first port of the branch's block, every step's CITADEL_PORT (named in the setup template, so in its digest). */
   readonly port: number;
+  /** Aborted by a STOP of the branch: the step under way is ended and none after it runs. */
+  readonly signal?: AbortSignal;
 }
 
 export type SetupOutcome = { readonly ok: true } | { readonly ok: false; readonly failure: SetupFailure };
@@ -60,6 +63,8 @@ export async function setupBranch(ctx: OrchestratorContext, journal: Journal, in
   if (journal.status('setup.run', key) === 'done') return { ok: true };
   await ctx.root.ensureDir(files.dir);
   await journal.intent('setup.run', key);
+  const progress = setupProgress(files.setupProgress, ctx.now);
+  await progress.begin();
   const worktree = path.resolve(input.repository.workTree);
   const containment = containmentOf(input.contract);
   const launcher = containment.mode === 'contained' ? await sandboxLauncher(ctx) : null;
@@ -70,7 +75,11 @@ export async function setupBranch(ctx: OrchestratorContext, journal: Journal, in
     steps,
     cwd: worktree,
     outputFile: files.setupOutput,
-    onStep: (step, status) => ctx.events({ type: 'setup_step', fork_id: input.forkId, branch_id: input.branch.branch_id, step, status }),
+    ...(input.signal === undefined ? {} : { signal: input.signal }),
+    onStep: async (step, status) => {
+      await progress.step(step, status);
+      ctx.events({ type: 'setup_step', fork_id: input.forkId, branch_id: input.branch.branch_id, step, status });
+    },
     prepare: async (step) => {
       const cache = npm !== null && usesNpmConfig(step.command) ? await openStepNpmCache(npm.root, worktree, npm.config) : null;
       const addedEnv = { ...(npm === null || cache === null ? {} : npmEnv(npm.config, cache)), ...portEnv };

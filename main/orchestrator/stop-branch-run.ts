@@ -36,6 +36,35 @@ export async function stopBranchRun(ctx: OrchestratorContext, forkId: string, br
   );
 }
 
+/**
+ * STOP of an attempt whose runtime has not been launched (its worktree, setup or launch still to
+ * come): journaled like any STOP, as a request. The process driving the fork acts on it (ends a
+ * setup step under way, launches nothing) and records the branch as stopped; with no process
+ * driving it, the next drive does.
+ */
+export async function requestStopBeforeLaunch(ctx: OrchestratorContext, forkId: string, branch: Attempt): Promise<StopResult> {
+  const files = attemptFiles(ctx.root, forkId, branch.branch_id, branch.attempt);
+  const key = stopKey(branch);
+  await ctx.root.ensureDir(files.dir);
+  return withDirLock(
+    files.stopLock,
+    'another STOP of this branch is under way',
+    async () => {
+      const journal = await Journal.open(files.stopJournal, ctx.now);
+      await journal.intent('runtime.stop', key, { requested_at: ctx.now().toISOString() });
+      const result: StopResult = { process_gone: true, via: 'not_launched' };
+      await journal.result('runtime.stop', key, 'done', result);
+      return result;
+    },
+    { waitMs: STOP_LOCK_WAIT_MS },
+  );
+}
+
+/** Whether an operator has asked to stop this attempt at all (a STOP's intent is on record). */
+export async function stopRequested(ctx: OrchestratorContext, forkId: string, branch: Attempt): Promise<boolean> {
+  return (await stopStatus(ctx, forkId, branch)) !== 'not-started';
+}
+
 /** Whether an operator asked to stop this attempt: `in-doubt` is a STOP cut short (or still under way). */
 export async function stopStatus(ctx: OrchestratorContext, forkId: string, branch: Attempt): Promise<EffectStatus> {
   const journal = await Journal.read(attemptFiles(ctx.root, forkId, branch.branch_id, branch.attempt).stopJournal);

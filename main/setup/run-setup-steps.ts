@@ -24,8 +24,10 @@ export interface SetupStepsInput {
   /** Where a step's whole output (bounded by the runner) is kept privately. */
   readonly outputFile: (stepId: string) => string;
   readonly prepare: (step: SetupStep) => Promise<PreparedSetupStep>;
-  /** Told when each step starts and how it ended, for live progress. */
-  readonly onStep?: (stepId: string, status: 'running' | SetupStepEvidence['status']) => void;
+  /** Told when each step starts and how it ended, for live progress; awaited before the step goes on. */
+  readonly onStep?: (stepId: string, status: 'running' | SetupStepEvidence['status']) => void | Promise<void>;
+  /** Once aborted, the step under way is ended (as its timeout would end it) and the steps after it are not run. */
+  readonly signal?: AbortSignal;
 }
 
 export interface SetupStepsOutcome {
@@ -42,12 +44,12 @@ const notRun = (id: string): SetupStepEvidence => ({ id, status: 'not_run', exit
 export async function runSetupSteps(input: SetupStepsInput): Promise<SetupStepsOutcome> {
   const steps: SetupStepEvidence[] = [];
   for (const [index, step] of input.steps.entries()) {
-    input.onStep?.(step.id, 'running');
+    await input.onStep?.(step.id, 'running');
     const prepared = await input.prepare(step);
     let run;
     let notes: readonly string[] = [];
     try {
-      run = await runVerifierCommand(step, input.cwd, prepared.env, prepared.contained);
+      run = await runVerifierCommand(step, input.cwd, prepared.env, prepared.contained, input.signal);
     } finally {
       notes = await prepared.close(run === undefined || run.exit_code !== 0 || run.timed_out);
     }
@@ -55,7 +57,7 @@ export async function runSetupSteps(input: SetupStepsInput): Promise<SetupStepsO
     await writePrivateFile(input.outputFile(step.id), output);
     const passed = run.exit_code === 0 && !run.timed_out;
     steps.push({ id: step.id, status: passed ? 'passed' : 'failed', exit_code: run.exit_code, timed_out: run.timed_out, duration_ms: run.duration_ms, output_digest: sha256Digest(output) });
-    input.onStep?.(step.id, passed ? 'passed' : 'failed');
+    await input.onStep?.(step.id, passed ? 'passed' : 'failed');
     if (!passed) {
       const failure: SetupFailure = { step_id: step.id, exit_code: run.exit_code, timed_out: run.timed_out, spawn_error: run.spawn_error, tail: tailOf(output) };
       return { steps: [...steps, ...input.steps.slice(index + 1).map((s) => notRun(s.id))], failure };

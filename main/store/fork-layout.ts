@@ -79,6 +79,8 @@ const ATTEMPT_FILES = {
   /** The workflow's setup as it ran in this attempt's worktree (main/setup/setup-facts.ts), and the ignored paths it left for the verifier. */
   setupFacts: 'setup.json',
   setupKept: 'setup-kept.json',
+  /** Each setup step begun so far and its latest status, while setup runs (main/setup/setup-progress.ts). */
+  setupProgress: 'setup-progress.json',
   /** The `.worktreeinclude` files the run changed, checked before the verifier's clean (main/workspace/worktree-include.ts). */
   worktreeIncludeCheck: 'worktree-include-check.json',
   /** The `.worktreeinclude` files the attempt's copy wrote, path and digest as measured (the receipt states these). */

@@ -14,6 +14,7 @@ export interface VerifierCommandResult {
 
 const MAX_OUTPUT_BYTES = 8 * 1024 * 1024;
 const KILL_GRACE_MS = 2000;
+const ABORT_SETTLE_MS = 2000;
 
 /**
  * The verifier's command as a sandbox backend wraps it (issue 11): spawned instead of the bare
@@ -32,12 +33,14 @@ export interface ContainedVerifierLaunch {
  * Runs the workflow verifier (decisions D7): a bare executable on PATH, literal args, shell: false,
  * in the branch worktree, with a timeout that kills its whole process group. Contained, the group
  * is the sandbox's leader, whose end ends everything inside (its PID namespace dies with it).
+ * `signal` (a STOP of a setup step) ends the group the same way, no sooner than ABORT_SETTLE_MS after the spawn.
  */
 export function runVerifierCommand(
   verifier: VerifierCommand,
   cwd: string,
   env: Readonly<Record<string, string>>,
   contained: ContainedVerifierLaunch | null = null,
+  signal?: AbortSignal,
 ): Promise<VerifierCommandResult> {
   const started = performance.now();
   return new Promise((resolve) => {
@@ -63,16 +66,29 @@ export function runVerifierCommand(
         // the group is already gone
       }
     };
-    const timer = setTimeout(() => {
-      timedOut = true;
+    const end = (): void => {
       killGroup('SIGTERM');
       setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS).unref();
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      end();
     }, verifier.timeout_seconds * 1000);
+    // Never in the launch's first moments: a sandbox ended while it starts can leave its inside
+    // running in a session of its own (bubblewrap's inside arms its die-with-parent only once set up).
+    let stopping: NodeJS.Timeout | undefined;
+    const stop = (): void => {
+      stopping = setTimeout(end, Math.max(0, started + ABORT_SETTLE_MS - performance.now()));
+    };
+    if (signal?.aborted === true) stop();
+    signal?.addEventListener('abort', stop, { once: true });
     child.on('error', (error: NodeJS.ErrnoException) => {
       spawnError = error.code ?? 'spawn_failed';
     });
     child.on('close', (code) => {
       clearTimeout(timer);
+      clearTimeout(stopping);
+      signal?.removeEventListener('abort', stop);
       const output = Buffer.concat(chunks);
       resolve({
         exit_code: spawnError === null ? code : null,

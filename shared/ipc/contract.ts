@@ -71,8 +71,17 @@ export const StartForkRequestSchema = z.strictObject({
 });
 export type StartForkRequest = z.infer<typeof StartForkRequestSchema>;
 
-/** The preview takes the form as it is, empty fields included: it reports them at their fields instead of refusing the request. */
-export const PreviewForkRequestSchema = StartForkRequestSchema.extend({ objective: z.string().max(64 * 1024), repo: z.string().max(4096) });
+/**
+ * The preview takes the form as it is, empty fields and numbers out of range included: it reports
+ * them at their fields instead of refusing the request.
+ */
+export const PreviewForkRequestSchema = StartForkRequestSchema.extend({
+  objective: z.string().max(64 * 1024),
+  repo: z.string().max(4096),
+  budget_seconds: z.number().nullable(),
+  max_attempts: z.number().nullable().optional(),
+  budget_tokens: z.number().nullable().optional(),
+});
 export type PreviewForkRequest = z.infer<typeof PreviewForkRequestSchema>;
 
 export const BranchDetailSchema = z.strictObject({

@@ -40,7 +40,8 @@ const CONTAINED = { mode: 'contained', backend: 'bubblewrap', backend_version: '
 
 function newForkClient() {
   return fakeClient({
-    readiness: () => ({ ok: true, value: readiness(MISSING) }),
+    sandboxReadiness: () => ({ ok: true, value: MISSING }),
+    profileSets: () => ({ ok: true, value: { sets: [] } }),
     previewFork: () => ({ ok: true, value: readyPreview({ executor_set_digest: digest('set'), profiles: [] }) }),
     startFork: () => ({ ok: false, error: { code: 'SANDBOX_UNAVAILABLE', message: 'bwrap is not on PATH' } }),
   });

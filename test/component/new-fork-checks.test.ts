@@ -1,37 +1,38 @@
 import { fireEvent, render, screen, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import type { InlineWorkflow } from '../../shared/fork/workflow';
-import type { ReadinessReport } from '../../shared/runtime/readiness';
+import type { ChannelName, ChannelRequest, Reply } from '../../shared/ipc/contract';
+import type { RuntimeReadiness } from '../../shared/runtime/readiness';
 import NewForkView from '../../renderer/src/views/NewForkView.svelte';
 import { fakeClient, type FakeClient } from './support/fake-client';
-import { digest, readyPreview } from './support/fixtures';
+import { digest, NO_FIELD_PROBLEMS, readyPreview } from './support/fixtures';
 
-const codexMissing: ReadinessReport = {
-  runtimes: [
-    { runtime: 'claude', executable: { name: 'claude', found: true, path: '/usr/bin/claude', via: 'path', version: '2.1.328', problem: null }, credentials: { configured: true, sources: ['ANTHROPIC_API_KEY'] }, credential: { kind: 'env_api_key', label: 'API key from the environment (ANTHROPIC_API_KEY)', expires_at: null, refreshable: false } },
-    { runtime: 'codex', executable: { name: 'codex', found: false, path: null, via: null, version: null, problem: 'not found on PATH' }, credentials: { configured: false, sources: [] }, credential: { kind: 'missing', label: 'none found: set OPENAI_API_KEY or run `codex login`', expires_at: null, refreshable: false } },
-  ],
-  local_providers: [],
+const RUNTIMES: Record<string, RuntimeReadiness> = {
+  claude: { runtime: 'claude', executable: { name: 'claude', found: true, path: '/usr/bin/claude', via: 'path', version: '2.1.328', problem: null }, credentials: { configured: true, sources: ['ANTHROPIC_API_KEY'] }, credential: { kind: 'env_api_key', label: 'API key from the environment (ANTHROPIC_API_KEY)', expires_at: null, refreshable: false } },
+  codex: { runtime: 'codex', executable: { name: 'codex', found: false, path: null, via: null, version: null, problem: 'not found on PATH' }, credentials: { configured: false, sources: [] }, credential: { kind: 'missing', label: 'none found: set OPENAI_API_KEY or run `codex login`', expires_at: null, refreshable: false } },
 };
+
+type Handlers = { [C in ChannelName]?: (request: ChannelRequest<C>) => Reply<C> | Promise<Reply<C>> };
+
+/** What the page asks on its own as it opens (the sandbox under the default containment, the saved sets of the default profile editor), and codex not installed. */
+const PAGE: Handlers = {
+  sandboxReadiness: () => ({ ok: true, value: { backend: 'bubblewrap', ready: true, executable: '/usr/bin/bwrap', version: 'bubblewrap 0.8.0', problem: null, install: null } }),
+  profileSets: () => ({ ok: true, value: { sets: [] } }),
+  runtimeReadiness: ({ runtime }) => {
+    const found = RUNTIMES[runtime];
+    return found === undefined ? { ok: false, error: { code: 'RUNTIME_UNKNOWN', message: runtime } } : { ok: true, value: found };
+  },
+};
+const page = (handlers: Handlers = {}): ReturnType<typeof fakeClient> => fakeClient({ ...PAGE, ...handlers });
 
 const EXECUTORS = { executor_set_digest: digest('set'), profiles: [] };
 const notARepo = readyPreview(EXECUTORS, {
   ready: false,
-  fields: {
-    objective: { problems: [], warnings: [] },
-    repo: { problems: [{ code: 'REPOSITORY_INVALID', message: '/tmp/x is not a usable git repository (not a repository)' }], warnings: [] },
-    executors: { problems: [], warnings: [] },
-    workflow_file: { problems: [], warnings: [] },
-  },
+  fields: { ...NO_FIELD_PROBLEMS, repo: { problems: [{ code: 'REPOSITORY_INVALID', message: '/tmp/x is not a usable git repository (not a repository)' }], warnings: [] } },
   repository: null,
 });
 const dirty = readyPreview(EXECUTORS, {
-  fields: {
-    objective: { problems: [], warnings: [] },
-    repo: { problems: [], warnings: ['The repository has uncommitted changes; they are not part of the fork, which starts from HEAD aaaaaaaaaaaa on main.'] },
-    executors: { problems: [], warnings: [] },
-    workflow_file: { problems: [], warnings: [] },
-  },
+  fields: { ...NO_FIELD_PROBLEMS, repo: { problems: [], warnings: ['The repository has uncommitted changes; they are not part of the fork, which starts from HEAD aaaaaaaaaaaa on main.'] } },
   repository: { root: '/tmp/repo', head: 'a'.repeat(40), branch: 'main', dirty: true, worktree_include: null },
 });
 const INCLUDED = { files: [{ path: '.env', size_bytes: 24 }, { path: 'config/local.json', size_bytes: 35 }], digest: digest('include list'), confirmed: false };
@@ -44,21 +45,13 @@ async function fill(repo: string): Promise<void> {
 
 const preview = (): Promise<boolean> => fireEvent.click(screen.getByRole('button', { name: 'Preview digests and argv' }));
 
-/** The readiness probe has answered (codex, not installed, is unticked): a preview made now stays current. */
-async function readinessShown(): Promise<void> {
-  const codex = await screen.findByRole('checkbox', { name: /codex/ });
-  await expect.poll(() => (codex as HTMLInputElement).checked).toBe(false);
-}
-
 /** New Fork filled and previewed on a repository whose .worktreeinclude names two files; Start is answered with a refusal. */
 async function previewedWithIncludes(confirmed: boolean): Promise<FakeClient['calls']> {
-  const { client, calls } = fakeClient({
-    readiness: () => ({ ok: true, value: codexMissing }),
+  const { client, calls } = page({
     previewFork: () => ({ ok: true, value: withIncludes(confirmed) }),
     startFork: () => ({ ok: false, error: { code: 'SANDBOX_UNAVAILABLE', message: 'bwrap is not on PATH' } }),
   });
   render(NewForkView, { props: { client } });
-  await readinessShown();
   await fill('/tmp/repo');
   await preview();
   return calls;
@@ -66,7 +59,7 @@ async function previewedWithIncludes(confirmed: boolean): Promise<FakeClient['ca
 
 describe('New Fork checks the form before Start', () => {
   it('shows a repository problem at the repository field and keeps Start disabled', async () => {
-    const { client } = fakeClient({ readiness: () => ({ ok: true, value: codexMissing }), previewFork: () => ({ ok: true, value: notARepo }) });
+    const { client } = page({ previewFork: () => ({ ok: true, value: notARepo }) });
     render(NewForkView, { props: { client } });
     await fill('/tmp/x');
     await preview();
@@ -80,9 +73,8 @@ describe('New Fork checks the form before Start', () => {
   });
 
   it('shows warnings and allows Start', async () => {
-    const { client } = fakeClient({ readiness: () => ({ ok: true, value: codexMissing }), previewFork: () => ({ ok: true, value: dirty }) });
+    const { client } = page({ previewFork: () => ({ ok: true, value: dirty }) });
     render(NewForkView, { props: { client } });
-    await readinessShown();
     await fill('/tmp/repo');
     await preview();
     expect(await screen.findByText(/uncommitted changes; they are not part of the fork/)).toBeInTheDocument();
@@ -114,9 +106,11 @@ describe('New Fork checks the form before Start', () => {
     expect(calls.find((c) => c.channel === 'startFork')?.request).toMatchObject({ include_confirmed: null });
   });
 
-  it('unticks a runtime that is not installed, saying why', async () => {
-    const { client } = fakeClient({ readiness: () => ({ ok: true, value: codexMissing }) });
+  it('unticks a runtime that is not installed, saying why, once the runtimes are chosen by name', async () => {
+    const { client, calls } = page();
     render(NewForkView, { props: { client } });
+    expect(calls.filter((c) => c.channel === 'runtimeReadiness')).toEqual([]);
+    await fireEvent.click(screen.getByRole('radio', { name: 'Runtimes (legacy, schema 1)' }));
     const codex = await screen.findByRole('checkbox', { name: /codex/ });
     await expect.poll(() => (codex as HTMLInputElement).checked).toBe(false);
     expect(codex.closest('label')).toHaveTextContent('not installed here: not found on PATH');
@@ -124,13 +118,11 @@ describe('New Fork checks the form before Start', () => {
   });
 
   it('drops an old start error once the form is previewed again', async () => {
-    const { client } = fakeClient({
-      readiness: () => ({ ok: true, value: codexMissing }),
+    const { client } = page({
       previewFork: () => ({ ok: true, value: dirty }),
       startFork: () => ({ ok: false, error: { code: 'SANDBOX_UNAVAILABLE', message: 'bwrap is not on PATH' } }),
     });
     render(NewForkView, { props: { client } });
-    await readinessShown();
     await fill('/tmp/repo');
     await preview();
     await screen.findByText(/executor set digest/);
@@ -148,8 +140,7 @@ describe('New Fork checks the form before Start', () => {
       protected_paths: ['test/**'],
       setup: [{ id: 'install', command: 'npm', args: ['ci'], timeout_seconds: 600, network: 'registries' }],
     };
-    const { client, calls } = fakeClient({
-      readiness: () => ({ ok: true, value: codexMissing }),
+    const { client, calls } = page({
       workflowDocument: () => ({ ok: true, value: { source: 'file', document: loaded } }),
       previewFork: () => ({ ok: true, value: dirty }),
     });

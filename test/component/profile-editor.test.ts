@@ -115,9 +115,11 @@ describe('profile editor', () => {
       }),
     );
     const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent('$.executors[0].adapter_options.sandbox');
-    expect(alert).toHaveTextContent('option_for_other_runtime');
-    expect(alert).toHaveTextContent('$.executors[1].hooks');
+    // Each place in words, never as a JSON path; the rule's name stays in the markup only.
+    expect(alert).toHaveTextContent('Profile 1, sandbox:');
+    expect(alert).toHaveTextContent('Profile 2, hooks:');
+    expect(alert).not.toHaveTextContent('$.');
+    expect(alert.querySelector('[data-rule="option_for_other_runtime"]')).not.toBeNull();
     expect(JSON.stringify(draft.file)).toBe(before);
   });
 });

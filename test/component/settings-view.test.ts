@@ -123,6 +123,22 @@ describe('settings view', () => {
     expect(await screen.findByTestId('sandbox-readiness')).toHaveTextContent('ready');
   });
 
+  it('draws at once, saying what it shows and that nothing is set here, before any probe answers', async () => {
+    const settings = later<Reply<'settings'>>();
+    const { client } = fakeClient({
+      settings: () => settings.promise,
+      localProviderReadiness: () => new Promise(() => undefined),
+      sandboxReadiness: () => new Promise(() => undefined),
+    });
+    render(SettingsView, { props: { client } });
+    expect(screen.getByRole('heading', { level: 1, name: 'Settings and readiness' })).toBeInTheDocument();
+    expect(screen.getByTestId('settings-intro')).toHaveTextContent('Nothing is set on this page');
+    expect(screen.getByText('Checking runtimes…')).toBeInTheDocument();
+    expect(screen.getByText('Checking local providers…')).toBeInTheDocument();
+    settings.answer({ ok: true, value: base });
+    expect(await screen.findByText('/home/alice/.citadel')).toBeInTheDocument();
+  });
+
   it('keeps a newer check when an older probe answers late', async () => {
     const first = later<Reply<'runtimeReadiness'>>();
     let call = 0;

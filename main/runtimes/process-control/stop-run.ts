@@ -11,10 +11,14 @@ const SUPERVISOR_SLACK_MS = 5_000;
 const KILL_SETTLE_MS = 5_000;
 const POLL_MS = 50;
 
-/** What STOP did. It records nothing: the caller journals this fact and, separately, the branch outcome. */
+/**
+ * What STOP did. It records nothing: the caller journals this fact and, separately, the branch
+ * outcome. `not_launched`: the runtime had not been launched, so STOP was a request the drive
+ * acts on (it ends a setup step under way and launches nothing).
+ */
 export const StopResultSchema = z.strictObject({
   process_gone: z.boolean(),
-  via: z.enum(['supervisor', 'direct', 'already_gone']),
+  via: z.enum(['supervisor', 'direct', 'already_gone', 'not_launched']),
 });
 export type StopResult = z.infer<typeof StopResultSchema>;
 

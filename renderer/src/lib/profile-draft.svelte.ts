@@ -48,6 +48,15 @@ export function optionNames(runtime: string): string[] {
 }
 
 export const fieldPath = (index: number, field: string): string => formatJsonPath(['executors', index, field]);
+
+/** Where in the executor file a violation is, in words: `$.executors[1].adapter_options.sandbox` reads "Profile 2, sandbox". */
+export function placeInFile(path: string): string {
+  const words = (text: string): string => text.replace(/^adapter_options\./, '').replaceAll('_', ' ').replaceAll('.', ' ');
+  const profile = /^\$\.executors\[(\d+)\](?:\.(.+))?$/.exec(path);
+  if (profile !== null) return `Profile ${Number(profile[1]) + 1}${profile[2] === undefined ? '' : `, ${words(profile[2])}`}`;
+  if (path === '$.executors') return 'Profiles';
+  return words(path.replace(/^\$\.?/, ''));
+}
 export const optionPath = (index: number, option: string): string => formatJsonPath(['executors', index, 'adapter_options', option]);
 
 export interface DigestPreview {

@@ -100,11 +100,22 @@ export function evidence(branchId: string, verifiedReceipt: ExecutionReceipt | n
 
 const NO_CHECK = { problems: [], warnings: [] };
 
+/** Every field of the New Fork preview, none with a problem or a warning. */
+export const NO_FIELD_PROBLEMS: StartPreview['fields'] = {
+  objective: NO_CHECK,
+  repo: NO_CHECK,
+  executors: NO_CHECK,
+  workflow_file: NO_CHECK,
+  budget_seconds: NO_CHECK,
+  max_attempts: NO_CHECK,
+  budget_tokens: NO_CHECK,
+};
+
 /** A New Fork preview that found no problem at any field, for the given executor set. */
 export function readyPreview(executors: ExecutorSetDescription, overrides: Partial<StartPreview> = {}): StartPreview {
   return StartPreviewSchema.parse({
     ready: true,
-    fields: { objective: NO_CHECK, repo: NO_CHECK, executors: NO_CHECK, workflow_file: NO_CHECK },
+    fields: NO_FIELD_PROBLEMS,
     schema_version: 1,
     executors,
     repository: { root: '/tmp/repo', head: BASE, branch: 'main', dirty: false, worktree_include: null },

@@ -92,6 +92,43 @@ describe('the New Fork preview checks each field as start would, and reports at 
     expect(preview.executors).toBeNull();
   });
 
+  it('takes numbers out of range and reports each at its own field, with every other problem of the form', async () => {
+    const h = new ForkHarness(tempDir('citadel-preview-'));
+    const missing = path.join(h.base, 'no-such-workflow.json');
+    const preview = await previewOf(h, { repo: '~/project', workflow_file: missing, budget_seconds: 0, max_attempts: -2, budget_tokens: 1.5 });
+    expect(preview.ready).toBe(false);
+    expect(preview.fields.budget_seconds.problems).toEqual([{ code: 'BUDGET_INVALID', message: 'The time budget must be a whole number of seconds from 1 to 604800 (7 days), not 0.' }]);
+    expect(preview.fields.max_attempts.problems).toEqual([{ code: 'BUDGET_INVALID', message: 'Attempts per branch must be a whole number from 1 to 10, not -2.' }]);
+    expect(preview.fields.budget_tokens.problems).toEqual([{ code: 'BUDGET_INVALID', message: 'The token budget must be a whole number of tokens from 1 to 1,000,000,000, not 1.5.' }]);
+    expect(preview.fields.repo.problems[0]?.message).toMatch(/^"~" is not expanded here/);
+    // With no repository to read, a workflow file is checked once there is one.
+    expect(preview.fields.workflow_file.warnings[0]).toMatch(/^Checked once the repository path is valid/);
+    // Plain words only: no JSON path, no command-line flag.
+    expect(JSON.stringify(preview.fields)).not.toMatch(/\$\.|--[a-z]/);
+
+    const fixedRepo = await previewOf(h, { workflow_file: missing, budget_seconds: 7 * 24 * 3600 + 1, max_attempts: 11 });
+    expect(fixedRepo.fields.workflow_file.problems).toEqual([{ code: 'WORKFLOW_FILE_UNREADABLE', message: `There is no file at ${missing}.` }]);
+    expect(codes(fixedRepo.fields.budget_seconds)).toEqual(['BUDGET_INVALID']);
+    expect(codes(fixedRepo.fields.max_attempts)).toEqual(['BUDGET_INVALID']);
+    expect(fixedRepo.fields.budget_tokens.problems).toEqual([]);
+
+    const home = await previewOf(h, { workflow_file: '~/workflow.json' });
+    expect(home.fields.workflow_file.problems[0]?.message).toMatch(/^"~" is not expanded here; write the full path/);
+    expect((await previewOf(h, { workflow_file: 'workflow.json' })).fields.workflow_file.problems[0]?.message).toBe('Write the full path of the file (it starts with /).');
+
+    const inRange = await previewOf(h, { workflow_file: h.workflowFile, budget_seconds: 600, max_attempts: 3, budget_tokens: 5000 });
+    expect(inRange.ready).toBe(true);
+  });
+
+  it('says at the workflow field when the only verifier is git diff --check', async () => {
+    const h = new ForkHarness(tempDir('citadel-preview-'));
+    const builtin = await previewOf(h, {});
+    expect(builtin.ready).toBe(true);
+    expect(builtin.workflow).toMatchObject({ source: 'builtin', verifier: null });
+    expect(builtin.fields.workflow_file.warnings).toEqual([expect.stringMatching(/^No verifier command: each branch is checked only by git diff --check/)]);
+    expect((await previewOf(h, { workflow_file: h.workflowFile })).fields.workflow_file.warnings).toEqual([]);
+  });
+
   it('names a bad profile id in words, not as a pattern', async () => {
     const { service } = await serviceOver(new ForkHarness(tempDir('citadel-preview-')));
     const reply = await service.handle('validateExecutors', { text: JSON.stringify({ schema_version: 1, executors: [{ ...CLAUDE, profile_id: 'Claude_A' }] }) });

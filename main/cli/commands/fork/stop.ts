@@ -9,7 +9,7 @@ import { progress, type JsonOption } from './fork-output';
 export function stopCommand(fork: Command, io: Io): void {
   fork
     .command('stop')
-    .description("terminate a running branch's process group (every running branch without BRANCH_ID)")
+    .description("terminate a running branch's process group, or stop a pending one before its launch (every running or pending branch without BRANCH_ID)")
     .argument('<fork_id>')
     .argument('[branch_id]')
     .option('--json', 'print exactly one JSON document')

@@ -70,6 +70,8 @@ describe('New Fork checks the form before Start', () => {
     expect(field).toHaveAccessibleDescription(/not a usable git repository/);
     expect(screen.getByRole('alert')).toHaveTextContent('see the problems marked at their fields above');
     expect(screen.getByRole('button', { name: 'Start fork' })).toBeDisabled();
+    // Nothing was edited since that preview: it is not called out of date (issue 29).
+    expect(screen.queryByText(/The form changed since this preview/)).toBeNull();
   });
 
   it('shows warnings and allows Start', async () => {

@@ -50,19 +50,23 @@ export function syncKeyedRows(body: HTMLTableSectionElement, rows: readonly Keye
 
 /**
  * The element focused inside `body`, if any, and how to give focus back after rows were refilled
- * or moved (either blurs it): to the same element if it is still there, else to the first
- * focusable element of its row, if the row is.
+ * or moved (either blurs it): to the same element if it is still there, else to the element of the
+ * same kind in its row (a link for a link, a checkbox for a checkbox), else its row's first
+ * focusable element, if the row is still there.
  */
 function focusWithin(body: HTMLTableSectionElement): { restore(): void } | null {
   const active = body.ownerDocument.activeElement;
   if (!(active instanceof HTMLElement) || !body.contains(active)) return null;
   const key = active.closest('tr')?.dataset.key;
+  const kindOf = (element: Element): string => `${element.tagName} ${element.getAttribute('type') ?? ''}`;
+  const kind = kindOf(active);
   return {
     restore() {
       if (body.ownerDocument.activeElement === active) return;
       if (active.isConnected && body.contains(active)) return active.focus({ preventScroll: true });
       const row = [...body.rows].find((tr) => tr.dataset.key === key);
-      row?.querySelector<HTMLElement>('a[href], button, input, select, textarea, [tabindex]')?.focus({ preventScroll: true });
+      const focusable = [...(row?.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea, [tabindex]') ?? [])];
+      (focusable.find((element) => kindOf(element) === kind) ?? focusable[0])?.focus({ preventScroll: true });
     },
   };
 }

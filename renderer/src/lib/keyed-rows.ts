@@ -4,7 +4,8 @@ import { escapeHtml } from './html';
  * A table body kept equal to a list of rows given as markup, by key: the first render is one
  * innerHTML (a thousand rows at once, as fast as a static page), and later renders touch only the
  * rows whose markup or class changed, move rows whose order changed and drop rows that left. Focus
- * survives: a moved row's focused link gets it back, and a refilled row's new link takes it.
+ * survives: a moved row's focused element gets it back, and in a refilled row the new element of
+ * the same kind takes it (a link for a link, a pick box for a pick box).
  */
 export interface KeyedRow {
   readonly key: string;

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect as see } from '@playwright/test';
@@ -19,7 +19,8 @@ import { REPO_ROOT } from '../../support/run-cli';
  * simulated branches (two Claude profiles and one Codex) where only one passes. The list shows it
  * running with its elapsed time, then waiting for a decision with its outcome; Find finds it by a
  * failure code; the filter outlives a visit to the fork; Compare shows all three columns inside
- * the window at 1024 px and at 2560 px. axe-core checks the list and Compare in both themes.
+ * the window at 1024 px and at 2560 px; Clean selected cleans it from the list. axe-core checks the
+ * list and Compare in both themes.
  */
 
 const RUN = { timeout: 90_000 };
@@ -86,7 +87,7 @@ async function evidenceLayout(page: Page): Promise<{ viewport: number; pageScrol
 }
 
 describe('triage and Compare in real Chromium', () => {
-  it('lists a three-branch fork running, then waiting for a decision with its outcome, and compares all three branches at 1024 and 2560 px', { timeout: 240_000 }, async () => {
+  it('lists a three-branch fork running, then waiting for a decision with its outcome, compares all three branches at 1024 and 2560 px, and cleans it from the list', { timeout: 240_000 }, async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
     const page = await context.newPage();
     const pageErrors: string[] = [];
@@ -162,6 +163,20 @@ describe('triage and Compare in real Chromium', () => {
       expect(layout.overflowingCells).toBe(0);
       if (width === 1024) a11y.push(...(await seriousA11yViolations(page, `compare at ${width} px`)));
     }
+
+    // Clean it from the list: pick it, confirm once, and its three worktrees and git branches are gone.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goBack();
+    await see(page.getByRole('heading', { level: 1, name: 'Forks' })).toBeVisible(STEP);
+    await page.getByRole('button', { name: 'Pick forks to clean' }).click();
+    await row.getByRole('checkbox').check();
+    await see(page.getByRole('group', { name: 'Picked forks' })).toContainText('1 fork picked');
+    a11y.push(...(await seriousA11yViolations(page, 'forks (picking)')));
+    await page.getByRole('button', { name: 'Clean selected…' }).click();
+    await page.getByRole('button', { name: 'Clean 1 fork' }).click();
+    await see(page.getByRole('list', { name: 'Clean results' })).toContainText(`${forkId}: cleaned: 3 worktrees removed, 3 git branches deleted`, STEP);
+    for (const profile of PROFILES) expect(existsSync(h.worktree(forkId, `branch-${profile.profile_id}`))).toBe(false);
+    expect(h.gitIn(h.repo, 'branch', '--list', `citadel/${forkId}/*`)).toBe('');
 
     expect(a11y).toEqual([]);
     expect(pageErrors).toEqual([]);

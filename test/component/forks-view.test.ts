@@ -420,7 +420,8 @@ describe('triage', () => {
     const toggle = screen.getByRole('button', { name: 'Pick forks to clean' });
     await fireEvent.click(toggle);
     expect(toggle).toHaveAttribute('aria-pressed', 'true');
-    expect(screen.getByRole('button', { name: 'Clean selected…' })).toBeDisabled();
+    // Clean selected loads on first use: a module import, slow on a loaded machine.
+    expect(await screen.findByRole('button', { name: 'Clean selected…' }, { timeout: 15_000 })).toBeDisabled();
     // A running fork cannot be picked: its branches are still at work.
     expect(within(rowOf('Still going')).queryByRole('checkbox')).toBeNull();
     for (const title of ['Recommend one', 'All failed', 'Setup broke']) await fireEvent.click(within(rowOf(title)).getByRole('checkbox'));
@@ -459,7 +460,7 @@ describe('triage', () => {
     await fireEvent.change(screen.getByLabelText('Show'), { target: { value: 'needs-decision' } });
     await fireEvent.click(screen.getByRole('button', { name: 'Pick forks to clean' }));
     await fireEvent.click(screen.getByRole('checkbox', { name: 'Pick every listed fork that can be cleaned' }));
-    const group = screen.getByRole('group', { name: 'Picked forks' });
+    const group = await screen.findByRole('group', { name: 'Picked forks' }, { timeout: 15_000 });
     expect(group).toHaveTextContent('4 forks picked');
     expect(bodyRows().filter((row) => row.querySelector<HTMLInputElement>('input[data-pick]')?.checked)).toHaveLength(4);
     await fireEvent.click(screen.getByRole('button', { name: 'Clear picks' }));

@@ -88,9 +88,9 @@ describe('fork row markup', () => {
       repo: '<i>repo</i>',
       repoUnknown: false,
       state: 'ready',
-      stateTone: 'tone-good',
+      stateTone: '"><x>',
       needsDecision: true,
-      outcome: { text: '<o>outcome</o>', tone: 'tone-good', hint: '"hint"' },
+      outcome: { text: '<o>outcome</o>', tone: '"><x>' },
       receipts: '<r>1 of 2</r>',
       branches: [{ branch_id: 'branch-a', profile_id: '<u>p</u>', state: 'failed', failure_code: 'VERIFIER_FAILED', blocked_reason: null, blocked_code: null }],
       picking: true,
@@ -108,7 +108,6 @@ describe('fork row markup', () => {
     expect(tbody.rows[0]?.dataset.key).toBe('k"><x');
     expect(tbody.textContent).toContain('<u>p</u> failed: VERIFIER_FAILED');
     expect(tbody.textContent).toContain('unreadable: <p>');
-    expect(tbody.querySelector('td.outcome [title]')?.getAttribute('title')).toBe('"hint"');
     expect(tbody.textContent).toContain('<o>outcome</o>');
     const pick = tbody.querySelector<HTMLInputElement>('input[data-pick]');
     expect(pick?.checked).toBe(true);

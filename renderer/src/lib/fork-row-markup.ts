@@ -25,7 +25,7 @@ export interface ForkRowView {
   readonly stateTone: string;
   readonly needsDecision: boolean;
   /** The settled outcome, or a running fork's elapsed time; null when there is neither. */
-  readonly outcome: { readonly text: string; readonly tone: string; readonly hint: string } | null;
+  readonly outcome: { readonly text: string; readonly tone: string } | null;
   /** Verified receipts, once the fork's proof has been read for its current revision. */
   readonly receipts: string | null;
   readonly branches: ForkSummary['branches'];
@@ -50,13 +50,13 @@ export function forkRowMarkup(row: ForkRowView): string {
   ].filter((badge) => badge !== '');
   const chips = row.branches.map((b) => `<li class="badge ${stateTone(b.state)}">${escapeHtml(chipText(b))}</li>`).join('');
   const pick = row.pick === null ? '' : `<input type="checkbox" data-pick${attr('aria-label', `Pick ${row.title} (${row.id}) for cleaning`)}${row.pick.checked ? ' checked' : ''}>`;
-  const outcome = row.outcome === null ? '' : `<span class="badge ${row.outcome.tone}"${attr('title', row.outcome.hint)}>${escapeHtml(row.outcome.text)}</span>`;
+  const outcome = row.outcome === null ? '' : `<span class="badge ${escapeHtml(row.outcome.tone)}">${escapeHtml(row.outcome.text)}</span>`;
   return (
     (row.picking ? `<td class="pick">${pick}</td>` : '') +
     `<td class="fork"><a${attr('href', row.href)} class="title${row.untitled ? ' untitled' : ''}">${escapeHtml(row.title)}</a>` +
     `${badges.length === 0 ? '' : ` <span class="badges">${badges.join(' ')}</span>`}<br><code class="id">${escapeHtml(row.id)}</code></td>` +
     `<td${row.repoUnknown ? ' class="muted"' : ''}>${escapeHtml(row.repo)}</td>` +
-    `<td><span class="badge ${row.stateTone}">${escapeHtml(row.state)}</span>${row.needsDecision ? '<br><span class="badge tone-warn decide">needs your decision</span>' : ''}</td>` +
+    `<td><span class="badge ${escapeHtml(row.stateTone)}">${escapeHtml(row.state)}</span>${row.needsDecision ? '<span class="badge tone-warn decide">needs your decision</span>' : ''}</td>` +
     `<td class="outcome">${outcome}${row.receipts === null ? '' : `<br><span class="muted">${escapeHtml(row.receipts)}</span>`}</td>` +
     `<td><ul class="chips" aria-label="${row.branches.length} ${row.branches.length === 1 ? 'branch' : 'branches'}">${chips}</ul></td>` +
     `<td><time${attr('datetime', row.created)}${attr('title', row.createdTitle)}>${escapeHtml(row.age)}</time></td>`

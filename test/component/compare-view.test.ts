@@ -150,6 +150,17 @@ describe('compare view, every branch and honest words', () => {
     expect(screen.queryByRole('heading', { name: /outcome: tie/i })).toBeNull();
   });
 
+  it('counts a branch that failed before its verifier apart from one its verifier failed', async () => {
+    const stopped = evidence('branch-codex', receipt('branch-codex', { status: 'failed', failure_code: 'STOPPED_BY_OPERATOR', verifier: { status: 'not_run', steps: [{ ...STEP, status: 'not_run' }] } }));
+    const comparison = compareBranches([failedVerifier('branch-claude'), stopped]);
+    expect(comparison.outcome).toBe('insufficient-evidence');
+    const { client } = fakeClient({ compareFork: () => ({ ok: true, value: comparison }), branchDetail: () => ({ ok: false, error: { code: 'BRANCH_NOT_FOUND', message: 'not here' } }) });
+    render(CompareView, { props: { client, forkId: FORK_ID } });
+    const outcome = (await screen.findByRole('heading', { name: 'Outcome: all branches failed' })).closest('section') as HTMLElement;
+    expect(outcome).toHaveTextContent('1 branch failed the verifier and 1 failed before a verifier could judge it.');
+    expect(outcome).toHaveTextContent("The comparison's own outcome is insufficient-evidence.");
+  });
+
   it('shows every branch: up to four side by side, more split over tables of even size, none left out', async () => {
     const ids = ['branch-a', 'branch-b', 'branch-c', 'branch-d', 'branch-e'];
     const comparison = compareBranches(ids.map((id) => evidence(id, receipt(id, { diff: { files_changed: 1, insertions: 2, deletions: 0 } }))));

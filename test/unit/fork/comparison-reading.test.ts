@@ -15,13 +15,13 @@ describe('how a comparison reads', () => {
   it('says "all branches failed" where the engine says tie because no comparable branch passed', () => {
     const comparison = compareBranches([failedVerifier('branch-claude'), failedVerifier('branch-codex'), failedVerifier('branch-gemini')]);
     expect(comparison.outcome).toBe('tie');
-    expect(comparisonReading(comparison)).toEqual({ kind: 'all_failed', uncollected: [], failed: { verifier: 3, run: 0 } });
+    expect(comparisonReading(comparison)).toEqual({ kind: 'all_failed', uncollected: [], failed: { verifier: 3, before_verifier: 0 } });
   });
 
   it('says "all branches failed" where too few are comparable because the others failed their run', () => {
     const comparison = compareBranches([failedVerifier('branch-claude'), stopped('branch-codex')]);
     expect(comparison.outcome).toBe('insufficient-evidence');
-    expect(comparisonReading(comparison)).toMatchObject({ kind: 'all_failed', failed: { verifier: 1, run: 1 } });
+    expect(comparisonReading(comparison)).toMatchObject({ kind: 'all_failed', failed: { verifier: 1, before_verifier: 1 } });
   });
 
   it('says a result is still missing rather than "insufficient evidence" while a branch is not collected', () => {

@@ -7,8 +7,8 @@ import { forkLabels } from './fork-labels';
 
 /**
  * Every fork under the root, as `fork status` would show it (a fork whose contract no longer
- * verifies is blocked, never ready), with its title and repository name. An unreadable record is
- * listed as unknown with its reason, never hidden.
+ * verifies is blocked, never ready), with its title and repository name, and since when a running
+ * fork runs. An unreadable record is listed as unknown with its reason, never hidden.
  */
 export async function listForks(ctx: OrchestratorContext): Promise<ForkListing[]> {
   const ids = await ctx.store.listForkIds();
@@ -19,7 +19,9 @@ export async function listForks(ctx: OrchestratorContext): Promise<ForkListing[]
         // The contract is read once for both: only a fork whose contract does not verify has its standing worked out again.
         const contract = await verifiedContract(ctx, record);
         const shown = contract === null ? await withContractStanding(ctx, record) : record;
-        return forkStatusOf(shown, await forkLabels(ctx, id, contract));
+        // The record's own history, already read: the list's elapsed time costs no other read.
+        const runningSince = shown.state === 'running' ? (shown.history.findLast((h) => h.state === 'running')?.at ?? null) : null;
+        return { ...forkStatusOf(shown, await forkLabels(ctx, id, contract)), running_since: runningSince };
       } catch (error) {
         if (!isCitadelError(error)) throw error;
         return { fork_id: id, state: 'unknown', problem: error.code };

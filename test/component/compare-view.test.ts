@@ -58,7 +58,7 @@ describe('compare view', () => {
     const { client } = fakeClient({ compareFork: () => ({ ok: true, value: comparison }) });
     render(CompareView, { props: { client, forkId: FORK_ID } });
 
-    const outcome = (await screen.findByRole('heading', { name: /outcome: insufficient-evidence/i })).closest('section');
+    const outcome = (await screen.findByRole('heading', { name: /outcome: insufficient evidence/i })).closest('section');
     if (outcome === null) throw new Error('outcome heading outside its section');
     expect(outcome).toHaveTextContent(/insufficient evidence: fewer than two branches are comparable, so nothing is recommended/i);
     expect(outcome).toHaveTextContent('1 of 2 branches are comparable; at least 2 are needed');
@@ -129,5 +129,61 @@ describe('compare view', () => {
     expect(alert).toHaveTextContent('INTERNAL_ERROR');
     expect(alert).toHaveTextContent(/does not match the contract/);
     expect(screen.queryByText(/winner/)).toBeNull();
+  });
+});
+
+describe('compare view, every branch and honest words', () => {
+  const STEP = { id: 'git_diff_check', status: 'failed', exit_code: 1, timed_out: false, duration_ms: 5, output_digest: null } as const;
+  const failedVerifier = (id: string) => evidence(id, receipt(id, { status: 'failed', failure_code: 'VERIFIER_FAILED', verifier: { status: 'failed', steps: [STEP] } }));
+
+  it('says every branch failed its verifier, not "tie", and names the comparison’s own outcome beside', async () => {
+    const comparison = compareBranches([failedVerifier('branch-claude'), failedVerifier('branch-codex'), failedVerifier('branch-gemini')]);
+    expect(comparison.outcome).toBe('tie');
+    const { client } = fakeClient({ compareFork: () => ({ ok: true, value: comparison }) });
+    render(CompareView, { props: { client, forkId: FORK_ID } });
+
+    const heading = await screen.findByRole('heading', { name: 'Outcome: all branches failed' });
+    const outcome = heading.closest('section') as HTMLElement;
+    expect(outcome).toHaveTextContent('all 3 branches failed their verifier. Nothing is recommended.');
+    expect(outcome).toHaveTextContent("The comparison's own outcome is tie.");
+    expect(outcome).toHaveClass('tone-border-bad');
+    expect(screen.queryByRole('heading', { name: /outcome: tie/i })).toBeNull();
+  });
+
+  it('counts a branch that failed before its verifier apart from one its verifier failed', async () => {
+    const stopped = evidence('branch-codex', receipt('branch-codex', { status: 'failed', failure_code: 'STOPPED_BY_OPERATOR', verifier: { status: 'not_run', steps: [{ ...STEP, status: 'not_run' }] } }));
+    const comparison = compareBranches([failedVerifier('branch-claude'), stopped]);
+    expect(comparison.outcome).toBe('insufficient-evidence');
+    const { client } = fakeClient({ compareFork: () => ({ ok: true, value: comparison }), branchDetail: () => ({ ok: false, error: { code: 'BRANCH_NOT_FOUND', message: 'not here' } }) });
+    render(CompareView, { props: { client, forkId: FORK_ID } });
+    const outcome = (await screen.findByRole('heading', { name: 'Outcome: all branches failed' })).closest('section') as HTMLElement;
+    expect(outcome).toHaveTextContent('1 branch failed the verifier and 1 failed before a verifier could judge it.');
+    expect(outcome).toHaveTextContent("The comparison's own outcome is insufficient-evidence.");
+  });
+
+  it('shows every branch: up to four side by side, more split over tables of even size, none left out', async () => {
+    const ids = ['branch-a', 'branch-b', 'branch-c', 'branch-d', 'branch-e'];
+    const comparison = compareBranches(ids.map((id) => evidence(id, receipt(id, { diff: { files_changed: 1, insertions: 2, deletions: 0 } }))));
+    const { client } = fakeClient({ compareFork: () => ({ ok: true, value: comparison }), branchDetail: () => ({ ok: false, error: { code: 'BRANCH_NOT_FOUND', message: 'not here' } }) });
+    render(CompareView, { props: { client, forkId: FORK_ID } });
+
+    await screen.findByRole('heading', { name: /outcome/i });
+    const evidenceTables = screen.getAllByRole('table', { name: /^evidence/i });
+    expect(evidenceTables.map((t) => t.querySelector('caption')?.textContent)).toEqual(['Evidence (decides the outcome), branches 1–3 of 5', 'Evidence (decides the outcome), branches 4–5 of 5']);
+    const columns = evidenceTables.map((t) => within(t).getAllByRole('columnheader').map((th) => th.querySelector('code')?.textContent));
+    expect(columns).toEqual([['branch-a', 'branch-b', 'branch-c'], ['branch-d', 'branch-e']]);
+    // Each table labels its own rows, and counts read right.
+    for (const table of evidenceTables) expect(within(table).getByRole('rowheader', { name: 'Diff' })).toBeInTheDocument();
+    expect(within(evidenceTables[0] as HTMLElement).getAllByText('1 file · +2 −0')).toHaveLength(3);
+    expect(screen.getAllByRole('table', { name: /cost and speed/i })).toHaveLength(2);
+  });
+
+  it('keeps three branches in one table, with no sideways scroll box', async () => {
+    const comparison = compareBranches([evidence('branch-claude', receipt('branch-claude')), failedVerifier('branch-codex'), failedVerifier('branch-gemini')]);
+    const { client } = fakeClient({ compareFork: () => ({ ok: true, value: comparison }), branchDetail: () => ({ ok: false, error: { code: 'BRANCH_NOT_FOUND', message: 'not here' } }) });
+    render(CompareView, { props: { client, forkId: FORK_ID } });
+    const table = await screen.findByRole('table', { name: 'Evidence (decides the outcome)' });
+    expect(within(table).getAllByRole('columnheader')).toHaveLength(3);
+    expect(screen.queryByRole('region', { name: /scrolls sideways/i })).toBeNull();
   });
 });

@@ -1,9 +1,11 @@
 import { fireEvent, render, screen, within } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FORK_STATES } from '../../shared/fork/fork-states';
+import type { ForkStatus } from '../../shared/fork/fork-record';
 import type { ForkListEntry } from '../../shared/ipc/contract';
 import ForksView from '../../renderer/src/views/ForksView.svelte';
 import { forkAlerts } from '../../renderer/src/lib/fork-alerts.svelte';
+import { forkListQuery } from '../../renderer/src/lib/fork-list-query.svelte';
 import { proofCache } from '../../renderer/src/lib/proof-cache.svelte';
 import { fakeClient } from './support/fake-client';
 import { digest, forkStatus, forkSummary } from './support/fixtures';
@@ -29,6 +31,13 @@ function manyForks(count: number): ForkListEntry[] {
 
 // A selector rather than a role query: jsdom's role computation over a thousand rows takes seconds.
 const bodyRows = (): HTMLElement[] => [...screen.getByRole('table').querySelectorAll<HTMLElement>('tbody tr')];
+
+// The list's filter, search and order outlive the view (they survive navigation): each test starts from the defaults.
+afterEach(() => {
+  forkListQuery.filter = 'all';
+  forkListQuery.search = '';
+  forkListQuery.order = 'newest';
+});
 
 describe('fork list', () => {
   it('renders a thousand forks from one call, with no per-row fetch', async () => {
@@ -112,9 +121,10 @@ describe('fork list', () => {
     await screen.findByRole('table');
     // Newest first: the second fork is the first row.
     const [row2, row1] = bodyRows();
-    expect(row1).toHaveTextContent('1 of 2');
-    expect(row2).toHaveTextContent('unknown');
-    expect(row2).not.toHaveTextContent('2 of 2');
+    expect(row1).toHaveTextContent('1 of 2 receipts verified');
+    // Not known for the current revision: nothing is said, rather than "unknown" on every row.
+    expect(row2).not.toHaveTextContent('receipts verified');
+    expect(row2).not.toHaveTextContent('unknown');
   });
 
   it('designs the empty and the unreadable cases', async () => {
@@ -201,8 +211,8 @@ describe('fork list', () => {
         ...last,
         title: null,
         branches: [
-          { branch_id: 'branch-claude', profile_id: 'claude', state: 'passed', failure_code: null, blocked_reason: null },
-          { branch_id: 'branch-codex', profile_id: 'codex', state: 'failed', failure_code: 'VERIFIER_FAILED', blocked_reason: null },
+          { branch_id: 'branch-claude', profile_id: 'claude', state: 'passed', failure_code: null, blocked_reason: null, blocked_code: null },
+          { branch_id: 'branch-codex', profile_id: 'codex', state: 'failed', failure_code: 'VERIFIER_FAILED', blocked_reason: null, blocked_code: null },
         ],
       };
       const { client } = fakeClient({ listForks: () => ({ ok: true, value: { forks } }) });
@@ -261,5 +271,201 @@ describe('fork list', () => {
       expect(find).toHaveValue('');
       expect(calls).toHaveLength(1);
     });
+  });
+});
+
+describe('triage', () => {
+  type Branch = ForkStatus['branches'][number];
+  const b = (profile: string, state: Branch['state'], extra: Partial<Branch> = {}): Branch => ({
+    branch_id: `branch-${profile}`,
+    profile_id: profile,
+    runtime: 'claude',
+    state,
+    failure_code: null,
+    blocked_reason: null,
+    blocked_code: null,
+    attempt: 1,
+    ...extra,
+  });
+  const verifierFailed = (profile: string) => b(profile, 'failed', { failure_code: 'VERIFIER_FAILED' });
+  const T0 = Date.UTC(2026, 10, 1);
+  const at = (minutes: number) => new Date(T0 + minutes * 60_000).toISOString();
+  const RUNNING_SINCE = at(60);
+  // One fork per outcome, a minute apart (n is its age order: the highest is the newest).
+  const triageForks = (): ForkListEntry[] => [
+    forkSummary({ fork_id: forkId(0), created_at: at(0), title: 'Recommend one', state: 'ready', branches: [b('claude', 'passed'), verifierFailed('codex'), verifierFailed('gemini')] }),
+    forkSummary({ fork_id: forkId(1), created_at: at(1), title: 'All failed', state: 'ready', branches: [verifierFailed('claude'), verifierFailed('codex'), verifierFailed('gemini')] }),
+    forkSummary({
+      fork_id: forkId(2),
+      created_at: at(2),
+      title: 'Setup broke',
+      state: 'blocked',
+      branches: [b('claude', 'blocked', { blocked_reason: 'start_refused', blocked_code: 'SETUP_FAILED' }), b('codex', 'failed', { failure_code: 'RUNTIME_EXITED_NONZERO' })],
+    }),
+    forkSummary({ fork_id: forkId(3), created_at: at(3), title: 'One kept', state: 'failed', branches: [b('claude', 'passed'), b('codex', 'failed', { failure_code: 'STOPPED_BY_OPERATOR' })] }),
+    forkSummary({ fork_id: forkId(4), created_at: at(4), title: 'Still going', state: 'running', branches: [b('claude', 'running'), b('codex', 'passed')] }, RUNNING_SINCE),
+    forkSummary({ fork_id: forkId(5), created_at: at(5), title: 'Done and landed', state: 'landed', branches: [b('claude', 'passed'), b('codex', 'passed')] }),
+    forkSummary({ fork_id: forkId(6), created_at: at(6), title: 'Two passed', state: 'ready', branches: [b('claude', 'passed'), b('codex', 'passed')] }),
+  ];
+  const rowOf = (title: string): HTMLElement => {
+    const row = bodyRows().find((r) => within(r).queryByRole('link', { name: title }) !== null);
+    if (row === undefined) throw new Error(`no row ${title}`);
+    return row;
+  };
+  const titles = (): string[] => bodyRows().map((row) => row.querySelector('a')?.textContent ?? '');
+  afterEach(() => vi.useRealTimers());
+
+  it('says per row whether it needs your decision and what its outcome is, in words', async () => {
+    const { client } = fakeClient({ listForks: () => ({ ok: true, value: { forks: triageForks() } }) });
+    render(ForksView, { props: { client } });
+    await screen.findByRole('table');
+    const outcome = (title: string) => rowOf(title).querySelector('td.outcome')?.textContent;
+
+    expect(outcome('Recommend one')).toBe('recommend branch-claude');
+    expect(outcome('Two passed')).toBe('tie: branch-claude, branch-codex');
+    expect(outcome('One kept')).toBe('only branch-claude passed');
+    expect(outcome('All failed')).toBe('all failed');
+    expect(outcome('Setup broke')).toBe('blocked: setup failed');
+    expect(outcome('Done and landed')).toBe('');
+    // A blocked branch's chip names its cause, not the reason code.
+    expect(within(rowOf('Setup broke')).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['claude blocked: setup failed', 'codex failed: RUNTIME_EXITED_NONZERO']);
+    expect(rowOf('Setup broke')).not.toHaveTextContent('start_refused');
+    // Every branch failed its verifier: "ready" is not shown as good news.
+    expect(within(rowOf('All failed')).getByText('ready')).not.toHaveClass('tone-good');
+    expect(within(rowOf('Two passed')).getByText('ready')).toHaveClass('tone-good');
+
+    const deciding = bodyRows().filter((row) => within(row).queryByText('needs your decision') !== null);
+    expect(deciding.map((row) => row.querySelector('a')?.textContent)).toEqual(['Two passed', 'One kept', 'All failed', 'Recommend one']);
+    const show = screen.getByLabelText('Show');
+    expect(within(show).getByRole('option', { name: 'needs your decision (4)' })).toBeInTheDocument();
+    await fireEvent.change(show, { target: { value: 'needs-decision' } });
+    expect(titles()).toEqual(['Two passed', 'One kept', 'All failed', 'Recommend one']);
+    expect(screen.getByRole('status')).toHaveTextContent('4 of 7 forks shown');
+  });
+
+  it('finds forks by profile name, failure code and blocked cause', async () => {
+    const { client } = fakeClient({ listForks: () => ({ ok: true, value: { forks: triageForks() } }) });
+    render(ForksView, { props: { client } });
+    await screen.findByRole('table');
+    const find = screen.getByLabelText('Find');
+    await fireEvent.input(find, { target: { value: 'GEMINI' } });
+    expect(titles()).toEqual(['All failed', 'Recommend one']);
+    await fireEvent.input(find, { target: { value: 'stopped_by_operator' } });
+    expect(titles()).toEqual(['One kept']);
+    await fireEvent.input(find, { target: { value: 'SETUP_FAILED' } });
+    expect(titles()).toEqual(['Setup broke']);
+    await fireEvent.input(find, { target: { value: 'setup failed' } });
+    expect(titles()).toEqual(['Setup broke']);
+    await fireEvent.input(find, { target: { value: 'verifier_failed' } });
+    expect(titles()).toEqual(['All failed', 'Recommend one']);
+  });
+
+  it('shows how long a running fork has run, ticking', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
+    vi.setSystemTime(Date.parse(RUNNING_SINCE) + 125_000);
+    const { client } = fakeClient({ listForks: () => ({ ok: true, value: { forks: triageForks() } }) });
+    render(ForksView, { props: { client } });
+    await screen.findByRole('table');
+    const elapsed = () => rowOf('Still going').querySelector('td.outcome')?.textContent;
+    expect(elapsed()).toBe('running for 2 min 05 s');
+    vi.advanceTimersByTime(3_000);
+    await vi.waitFor(() => expect(elapsed()).toBe('running for 2 min 08 s'));
+  });
+
+  it('sorts by age either way and by state, what needs you first', async () => {
+    const { client } = fakeClient({ listForks: () => ({ ok: true, value: { forks: triageForks() } }) });
+    render(ForksView, { props: { client } });
+    await screen.findByRole('table');
+    expect(titles()).toEqual(['Two passed', 'Done and landed', 'Still going', 'One kept', 'Setup broke', 'All failed', 'Recommend one']);
+    const sort = screen.getByLabelText('Sort');
+    await fireEvent.change(sort, { target: { value: 'oldest' } });
+    expect(titles()).toEqual(['Recommend one', 'All failed', 'Setup broke', 'One kept', 'Still going', 'Done and landed', 'Two passed']);
+    await fireEvent.change(sort, { target: { value: 'state' } });
+    expect(titles()).toEqual(['Two passed', 'One kept', 'All failed', 'Recommend one', 'Setup broke', 'Still going', 'Done and landed']);
+  });
+
+  it('keeps the filter, search and order when the list is left and opened again', async () => {
+    const { client } = fakeClient({ listForks: () => ({ ok: true, value: { forks: triageForks() } }) });
+    const first = render(ForksView, { props: { client } });
+    await screen.findByRole('table');
+    await fireEvent.change(screen.getByLabelText('Show'), { target: { value: 'needs-decision' } });
+    await fireEvent.input(screen.getByLabelText('Find'), { target: { value: 'claude' } });
+    await fireEvent.change(screen.getByLabelText('Sort'), { target: { value: 'oldest' } });
+    first.unmount();
+
+    render(ForksView, { props: { client } });
+    await screen.findByRole('table');
+    expect(screen.getByLabelText('Show')).toHaveValue('needs-decision');
+    expect(screen.getByLabelText('Find')).toHaveValue('claude');
+    expect(screen.getByLabelText('Sort')).toHaveValue('oldest');
+    expect(titles()).toEqual(['Recommend one', 'All failed', 'One kept', 'Two passed']);
+  });
+
+  it('cleans several settled forks at once after one confirmation, and says what happened to each', async () => {
+    const { client, calls } = fakeClient({
+      listForks: () => ({ ok: true, value: { forks: triageForks() } }),
+      cleanability: ({ fork_id }) => ({ ok: true, value: fork_id === forkId(1) ? { cleanable: false, reason: 'branches_running', branch_ids: ['branch-codex'] } : { cleanable: true } }),
+      cleanFork: ({ fork_id }) =>
+        fork_id === forkId(2)
+          ? { ok: false, error: { code: 'FORK_LOCKED', message: 'another process holds the fork' } }
+          : {
+              ok: true,
+              value: { fork_id, branches: [{ branch_id: 'branch-claude', worktree_removed: true, branch_deleted: true }, { branch_id: 'branch-codex', worktree_removed: true, branch_deleted: false }] },
+            },
+    });
+    render(ForksView, { props: { client } });
+    await screen.findByRole('table');
+    // No pick boxes until the operator asks to pick (a thousand rows build none).
+    expect(screen.queryAllByRole('checkbox')).toEqual([]);
+    const toggle = screen.getByRole('button', { name: 'Pick forks to clean' });
+    await fireEvent.click(toggle);
+    expect(toggle).toHaveAttribute('aria-pressed', 'true');
+    // Clean selected loads on first use: a module import, slow on a loaded machine.
+    expect(await screen.findByRole('button', { name: 'Clean selected…' }, { timeout: 15_000 })).toBeDisabled();
+    // A running fork cannot be picked: its branches are still at work.
+    expect(within(rowOf('Still going')).queryByRole('checkbox')).toBeNull();
+    for (const title of ['Recommend one', 'All failed', 'Setup broke']) await fireEvent.click(within(rowOf(title)).getByRole('checkbox'));
+    expect(screen.getByRole('group', { name: 'Picked forks' })).toHaveTextContent('3 forks picked');
+
+    await fireEvent.click(screen.getByRole('button', { name: 'Clean selected…' }));
+    const confirm = screen.getByRole('group', { name: 'Remove the worktrees and git branches of 3 forks?' });
+    expect(confirm).toHaveTextContent('3 of them have nothing landed');
+    expect(calls.map((c) => c.channel)).toEqual(['listForks']);
+    await fireEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    expect(calls.map((c) => c.channel)).toEqual(['listForks']);
+
+    await fireEvent.click(screen.getByRole('button', { name: 'Clean selected…' }));
+    await fireEvent.click(screen.getByRole('button', { name: 'Clean 3 forks' }));
+    // Outcomes are listed as each fork is done; this heading says all three are.
+    expect(await screen.findByRole('heading', { name: 'Clean selected: 1 of 3 cleaned' })).toBeInTheDocument();
+    const results = screen.getByRole('list', { name: 'Clean results' });
+    const lines = within(results).getAllByRole('listitem').map((li) => li.textContent);
+    expect(lines).toEqual([
+      `Recommend one ${forkId(0)}: cleaned: 2 worktrees removed, 1 git branch deleted`,
+      `All failed ${forkId(1)}: not now: stop its running branches first (branch-codex)`,
+      `Setup broke ${forkId(2)}: refused: FORK_LOCKED: Another Citadel process is changing this fork right now; try again in a moment.`,
+    ]);
+    // cleanFork is called only where cleanability allows it.
+    expect(calls.filter((c) => c.channel === 'cleanFork').map((c) => c.request)).toEqual([{ fork_id: forkId(0) }, { fork_id: forkId(2) }]);
+    // Done: the picks and the pick column are gone, the outcomes stay.
+    expect(toggle).toHaveAttribute('aria-pressed', 'false');
+    expect(screen.queryAllByRole('checkbox')).toEqual([]);
+    expect(results).toBeInTheDocument();
+  });
+
+  it('picks every listed fork that can be cleaned from the header box', async () => {
+    const { client } = fakeClient({ listForks: () => ({ ok: true, value: { forks: triageForks() } }) });
+    render(ForksView, { props: { client } });
+    await screen.findByRole('table');
+    await fireEvent.change(screen.getByLabelText('Show'), { target: { value: 'needs-decision' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Pick forks to clean' }));
+    await fireEvent.click(screen.getByRole('checkbox', { name: 'Pick every listed fork that can be cleaned' }));
+    const group = await screen.findByRole('group', { name: 'Picked forks' }, { timeout: 15_000 });
+    expect(group).toHaveTextContent('4 forks picked');
+    expect(bodyRows().filter((row) => row.querySelector<HTMLInputElement>('input[data-pick]')?.checked)).toHaveLength(4);
+    await fireEvent.click(screen.getByRole('button', { name: 'Clear picks' }));
+    expect(group).toHaveTextContent('No fork picked yet');
+    await fireEvent.click(screen.getByRole('button', { name: 'Pick forks to clean' }));
+    expect(screen.queryByRole('group', { name: 'Picked forks' })).toBeNull();
   });
 });

@@ -54,6 +54,24 @@ describe('keyed rows', () => {
     syncKeyedRows(tbody, [link('b', 'B changed'), link('a', 'A changed')]);
     expect(document.activeElement?.textContent).toBe('B changed');
   });
+
+  it('gives focus back to the same kind of element when its row is refilled: a pick box to the new pick box', () => {
+    const tbody = body();
+    const row = (key: string, checked: boolean): KeyedRow => ({
+      key,
+      markup: `<td><input type="checkbox" data-pick${checked ? ' checked' : ''}></td><td><a href="#/fork/${key}">${key}</a></td>`,
+      className: '',
+    });
+    syncKeyedRows(tbody, [row('a', false), row('b', false)]);
+    tbody.querySelector<HTMLInputElement>('tr[data-key="b"] input')?.focus();
+    syncKeyedRows(tbody, [row('a', false), row('b', true)]);
+    expect(document.activeElement).toBe(tbody.querySelector('tr[data-key="b"] input'));
+    expect((document.activeElement as HTMLInputElement).checked).toBe(true);
+    // A link focused in a row that now starts with a pick box gets the new link, not the box.
+    tbody.querySelector<HTMLAnchorElement>('tr[data-key="a"] a')?.focus();
+    syncKeyedRows(tbody, [row('a', true), row('b', true)]);
+    expect(document.activeElement?.getAttribute('href')).toBe('#/fork/a');
+  });
 });
 
 describe('fork row markup', () => {
@@ -70,15 +88,19 @@ describe('fork row markup', () => {
       repo: '<i>repo</i>',
       repoUnknown: false,
       state: 'ready',
-      branches: [{ branch_id: 'branch-a', profile_id: '<u>p</u>', state: 'failed', failure_code: 'VERIFIER_FAILED', blocked_reason: null }],
-      receipts: '1 of 2',
-      receiptsHint: '"hint"',
+      stateTone: '"><x>',
+      needsDecision: true,
+      outcome: { text: '<o>outcome</o>', tone: '"><x>' },
+      receipts: '<r>1 of 2</r>',
+      branches: [{ branch_id: 'branch-a', profile_id: '<u>p</u>', state: 'failed', failure_code: 'VERIFIER_FAILED', blocked_reason: null, blocked_code: null }],
+      picking: true,
+      pick: { checked: true },
       created: '2026-11-01T00:00:00.000Z',
       createdTitle: '<t>',
       age: '<age>',
     });
-    syncKeyedRows(tbody, [{ key: 'k"><x', markup, className: '' }, { key: 'broken', markup: problemRowMarkup('fork-<x>', 'unknown', '<p>'), className: '' }]);
-    expect(tbody.querySelectorAll('img, script, b, i, u, t, age, x, p')).toHaveLength(0);
+    syncKeyedRows(tbody, [{ key: 'k"><x', markup, className: '' }, { key: 'broken', markup: problemRowMarkup('fork-<x>', 'unknown', '<p>', true), className: '' }]);
+    expect(tbody.querySelectorAll('img, script, b, i, u, t, age, x, p, o, r')).toHaveLength(0);
     const anchor = tbody.querySelector('a');
     expect(anchor?.textContent).toBe(hostile);
     expect(anchor?.getAttribute('href')).toBe('#/fork/x"onclick="alert(3)');
@@ -86,6 +108,9 @@ describe('fork row markup', () => {
     expect(tbody.rows[0]?.dataset.key).toBe('k"><x');
     expect(tbody.textContent).toContain('<u>p</u> failed: VERIFIER_FAILED');
     expect(tbody.textContent).toContain('unreadable: <p>');
-    expect(tbody.querySelector('td[title]')?.getAttribute('title')).toBe('"hint"');
+    expect(tbody.textContent).toContain('<o>outcome</o>');
+    const pick = tbody.querySelector<HTMLInputElement>('input[data-pick]');
+    expect(pick?.checked).toBe(true);
+    expect(pick?.getAttribute('aria-label')).toBe(`Pick ${hostile} (fork-<b>) for cleaning`);
   });
 });

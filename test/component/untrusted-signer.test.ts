@@ -16,7 +16,7 @@ describe('an untrusted signer is shown as such', () => {
     const comparison = compareBranches([untrusted('branch-claude'), untrusted('branch-codex')]);
     const { client } = fakeClient({ compareFork: () => ({ ok: true, value: comparison }) });
     render(CompareView, { props: { client, forkId: FORK_ID } });
-    expect(await screen.findByRole('heading', { name: /outcome: insufficient-evidence/i })).toBeVisible();
+    expect(await screen.findByRole('heading', { name: /outcome: insufficient evidence/i })).toBeVisible();
     expect(screen.getAllByText('untrusted signer')).toHaveLength(2);
   });
 
@@ -24,7 +24,7 @@ describe('an untrusted signer is shown as such', () => {
     const comparison = compareBranches([evidence('branch-claude', null), evidence('branch-codex', null)]);
     const { client } = fakeClient({ compareFork: () => ({ ok: true, value: comparison }) });
     render(CompareView, { props: { client, forkId: FORK_ID } });
-    expect(await screen.findByRole('heading', { name: /outcome: insufficient-evidence/i })).toBeVisible();
+    expect(await screen.findByRole('heading', { name: /outcome: insufficient evidence/i })).toBeVisible();
     expect(screen.queryByText('untrusted signer')).toBeNull();
   });
 

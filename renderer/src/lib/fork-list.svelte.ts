@@ -1,4 +1,4 @@
-import { forkSummaryOf } from '../../../shared/fork/fork-summary-of';
+import { forkSummaryOf, restated } from '../../../shared/fork/fork-summary-of';
 import type { ForkListEntry, Reply } from '../../../shared/ipc/contract';
 import type { Client } from './client';
 import { coalesce } from './coalesce';
@@ -74,8 +74,10 @@ export class ForkList {
     if (known === undefined || 'problem' in known) return this.#load();
     // Events can reach the list after a read that already holds a newer revision (client.ts).
     if (event.revision < known.revision) return;
+    // A fork that starts running: since when is in its record, not in the event.
+    if (event.state === 'running' && known.state !== 'running') return this.#load();
     const next = [...forks];
-    next[index] = { ...known, state: event.state, revision: event.revision };
+    next[index] = restated(known, event.state, event.revision);
     this.reply = { ok: true, value: { forks: next } };
   }
 
@@ -102,8 +104,10 @@ export class ForkList {
     if (!answer.ok || known === undefined || 'problem' in known) return this.#load();
     // A read (or event) already holds a newer revision: this answer is older news.
     if (answer.value.revision < known.revision) return;
+    // Started running since the list was read: since when is in its record, which the list reads.
+    if (answer.value.state === 'running' && known.state !== 'running') return this.#load();
     const next = [...forks];
-    next[index] = forkSummaryOf(answer.value);
+    next[index] = forkSummaryOf(answer.value, known.running_since);
     this.reply = { ok: true, value: { forks: next } };
   }
 }

@@ -4,7 +4,8 @@ import { escapeHtml } from './html';
  * A table body kept equal to a list of rows given as markup, by key: the first render is one
  * innerHTML (a thousand rows at once, as fast as a static page), and later renders touch only the
  * rows whose markup or class changed, move rows whose order changed and drop rows that left. Focus
- * survives: a moved row's focused link gets it back, and a refilled row's new link takes it.
+ * survives: a moved row's focused element gets it back, and in a refilled row the new element of
+ * the same kind takes it (a link for a link, a pick box for a pick box).
  */
 export interface KeyedRow {
   readonly key: string;
@@ -50,19 +51,23 @@ export function syncKeyedRows(body: HTMLTableSectionElement, rows: readonly Keye
 
 /**
  * The element focused inside `body`, if any, and how to give focus back after rows were refilled
- * or moved (either blurs it): to the same element if it is still there, else to the first
- * focusable element of its row, if the row is.
+ * or moved (either blurs it): to the same element if it is still there, else to the element of the
+ * same kind in its row (a link for a link, a checkbox for a checkbox), else its row's first
+ * focusable element, if the row is still there.
  */
 function focusWithin(body: HTMLTableSectionElement): { restore(): void } | null {
   const active = body.ownerDocument.activeElement;
   if (!(active instanceof HTMLElement) || !body.contains(active)) return null;
   const key = active.closest('tr')?.dataset.key;
+  const kindOf = (element: Element): string => `${element.tagName} ${element.getAttribute('type') ?? ''}`;
+  const kind = kindOf(active);
   return {
     restore() {
       if (body.ownerDocument.activeElement === active) return;
       if (active.isConnected && body.contains(active)) return active.focus({ preventScroll: true });
       const row = [...body.rows].find((tr) => tr.dataset.key === key);
-      row?.querySelector<HTMLElement>('a[href], button, input, select, textarea, [tabindex]')?.focus({ preventScroll: true });
+      const focusable = [...(row?.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea, [tabindex]') ?? [])];
+      (focusable.find((element) => kindOf(element) === kind) ?? focusable[0])?.focus({ preventScroll: true });
     },
   };
 }

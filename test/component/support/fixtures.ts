@@ -39,9 +39,9 @@ export function forkStatus(overrides: Partial<ForkStatus> = {}): ForkStatus {
   });
 }
 
-/** A fork as the fork list carries it (listForks): the summary of its status. */
-export function forkSummary(overrides: Partial<ForkStatus> = {}): ForkSummary {
-  return forkSummaryOf(forkStatus(overrides));
+/** A fork as the fork list carries it (listForks): the summary of its status (and, running, since when). */
+export function forkSummary(overrides: Partial<ForkStatus> = {}, runningSince: string | null = null): ForkSummary {
+  return forkSummaryOf(forkStatus(overrides), runningSince);
 }
 
 export function telemetry(overrides: Partial<Telemetry> = {}): Telemetry {

@@ -12,6 +12,8 @@ export const listForksResponseParser = (() => {
   const c5 = new Set(["pending", "running", "passed", "failed", "blocked", "unknown"]);
   const c6 = new Set(["RUNTIME_NOT_FOUND", "RUNTIME_SHIM_UNSUPPORTED", "RUNTIME_AUTH_FAILED", "RUNTIME_API_ERROR", "RUNTIME_PROVIDER_UNAVAILABLE", "RUNTIME_EXITED_NONZERO", "RUNTIME_OUTPUT_UNPARSABLE", "RUNTIME_OUTCOME_UNKNOWN", "BUDGET_EXCEEDED", "STOPPED_BY_OPERATOR", "WORKTREE_CONTAINMENT_VIOLATION", "POLICY_PROTECTED_PATH", "POLICY_SYMLINK_ESCAPE", "VERIFIER_FAILED", "VERIFICATION_TREE_MISMATCH"]);
   const c7 = new Set(["launch_in_doubt", "process_lost", "collect_failed", "start_refused", "contract_unverifiable"]);
+  const c8 = /^[A-Z][A-Z0-9_]{0,63}$/;
+  const c9 = new Set(["recommend", "tie", "one_passed", "all_failed", "blocked"]);
   return (input: any): unknown => {
     if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
     const v0 = input["forks"];
@@ -77,31 +79,71 @@ export const listForksResponseParser = (() => {
             if (!c7.has(v24)) return INVALID;
             v25 = v24;
           }
-          for (const k in v18) {
-            if (k !== "branch_id" && k !== "profile_id" && k !== "state" && k !== "failure_code" && k !== "blocked_reason") return INVALID;
+          const v26 = v18["blocked_code"];
+          let v27 = null;
+          if (v26 !== null) {
+            if (typeof v26 !== "string") return INVALID;
+            c8.lastIndex = 0;
+            if (!c8.test(v26)) return INVALID;
+            v27 = v26;
           }
-          const v26 = { "branch_id": v19, "profile_id": v20, "state": v21, "failure_code": v23, "blocked_reason": v25 };
-          v16[v17] = v26;
+          for (const k in v18) {
+            if (k !== "branch_id" && k !== "profile_id" && k !== "state" && k !== "failure_code" && k !== "blocked_reason" && k !== "blocked_code") return INVALID;
+          }
+          const v28 = { "branch_id": v19, "profile_id": v20, "state": v21, "failure_code": v23, "blocked_reason": v25, "blocked_code": v27 };
+          v16[v17] = v28;
+        }
+        const v29 = v3["running_since"];
+        let v30 = null;
+        if (v29 !== null) {
+          if (typeof v29 !== "string") return INVALID;
+          c2.lastIndex = 0;
+          if (!c2.test(v29)) return INVALID;
+          v30 = v29;
+        }
+        const v31 = v3["needs_decision"];
+        if (typeof v31 !== "boolean") return INVALID;
+        const v32 = v3["outcome"];
+        let v33 = null;
+        if (v32 !== null) {
+          if (typeof v32 !== "object" || v32 === null || Array.isArray(v32)) return INVALID;
+          const v34 = v32["kind"];
+          if (!c9.has(v34)) return INVALID;
+          const v35 = v32["branch_ids"];
+          if (!Array.isArray(v35)) return INVALID;
+          const v36 = new Array(v35.length);
+          for (let v37 = 0; v37 < v35.length; v37++) {
+            const v38 = v35[v37];
+            if (typeof v38 !== "string") return INVALID;
+            c4.lastIndex = 0;
+            if (!c4.test(v38)) return INVALID;
+            v36[v37] = v38;
+          }
+          for (const k in v32) {
+            if (k !== "kind" && k !== "branch_ids") return INVALID;
+          }
+          const v39 = { "kind": v34, "branch_ids": v36 };
+          v33 = v39;
         }
         for (const k in v3) {
-          if (k !== "fork_id" && k !== "demo" && k !== "state" && k !== "revision" && k !== "created_at" && k !== "title" && k !== "title_standing" && k !== "repo_name" && k !== "branches") return INVALID;
+          if (k !== "fork_id" && k !== "demo" && k !== "state" && k !== "revision" && k !== "created_at" && k !== "title" && k !== "title_standing" && k !== "repo_name" && k !== "branches" && k !== "running_since" && k !== "needs_decision" && k !== "outcome") return INVALID;
         }
-        const v27 = { "fork_id": v5, "demo": v6, "state": v7, "revision": v8, "created_at": v9, "title": v11, "title_standing": v12, "repo_name": v14, "branches": v16 };
-        return v27;
+        const v40 = { "fork_id": v5, "demo": v6, "state": v7, "revision": v8, "created_at": v9, "title": v11, "title_standing": v12, "repo_name": v14, "branches": v16, "running_since": v30, "needs_decision": v31, "outcome": v33 };
+        return v40;
       })();
       if (v4 === INVALID) v4 = (() => {
         if (typeof v3 !== "object" || v3 === null || Array.isArray(v3)) return INVALID;
-        const v28 = v3["fork_id"];
-        if (typeof v28 !== "string") return INVALID;
-        const v29 = v3["state"];
-        if (v29 !== "unknown") return INVALID;
-        const v30 = v3["problem"];
-        if (typeof v30 !== "string") return INVALID;
+        const v41 = v3["fork_id"];
+        if (typeof v41 !== "string") return INVALID;
+        const v42 = v3["state"];
+        if (v42 !== "unknown") return INVALID;
+        const v43 = v3["problem"];
+        if (typeof v43 !== "string") return INVALID;
         for (const k in v3) {
           if (k !== "fork_id" && k !== "state" && k !== "problem") return INVALID;
         }
-        const v31 = { "fork_id": v28, "state": v29, "problem": v30 };
-        return v31;
+        const v44 = { "fork_id": v41, "state": v42, "problem": v43 };
+        return v44;
       })();
       if (v4 === INVALID) return INVALID;
       v1[v2] = v4;
@@ -109,7 +151,7 @@ export const listForksResponseParser = (() => {
     for (const k in input) {
       if (k !== "forks") return INVALID;
     }
-    const v32 = { "forks": v1 };
-    return v32;
+    const v45 = { "forks": v1 };
+    return v45;
   };
 })();

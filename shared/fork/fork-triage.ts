@@ -1,4 +1,4 @@
-import type { BranchRecord, ForkState } from './fork-record';
+import type { BranchRecord, BranchState, ForkState } from './fork-record';
 import { isComparableBranch } from './fork-state';
 
 /**
@@ -43,12 +43,18 @@ export function isSettled(branches: readonly Pick<BranchRecord, 'state'>[]): boo
 }
 
 /**
+ * Branch states under which nothing is selected (selectability.ts refuses them): a branch that may
+ * still change its result, an unknown one included (only a resume learns how it ended).
+ */
+export const UNSETTLED_BRANCH_STATES: ReadonlySet<BranchState> = new Set<BranchState>(['pending', 'running', 'unknown']);
+
+/**
  * The one rule of "needs your decision": a settled fork with no selection yet and at least one
  * comparable branch, so a selection can be made (acknowledged against the evidence where the
  * comparison does not recommend it).
  */
 export function needsDecision(fork: TriageFork): boolean {
-  return UNDECIDED.has(fork.state) && isSettled(fork.branches) && fork.branches.some(isComparableBranch);
+  return UNDECIDED.has(fork.state) && fork.branches.every((b) => !UNSETTLED_BRANCH_STATES.has(b.state)) && fork.branches.some(isComparableBranch);
 }
 
 /**

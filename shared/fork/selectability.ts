@@ -1,4 +1,5 @@
 import type { BranchState, ForkState } from './fork-record';
+import { UNSETTLED_BRANCH_STATES } from './fork-triage';
 import { evidenceAgainst, type ComparisonFacts, type SelectionEvidence } from './selection-evidence';
 
 /**
@@ -26,8 +27,6 @@ export type SelectionRefusalDetails = { readonly state: ForkState; readonly unse
 /** The branch can be selected; `against` is what the evidence says against it (null: it agrees, no acknowledgement). */
 export type Selectability = { readonly selectable: true; readonly against: SelectionEvidence | null } | { readonly selectable: false; readonly refusal: SelectionRefusal };
 
-/** A branch that may still change its result: nothing is decided while one remains. */
-const UNSETTLED: ReadonlySet<BranchState> = new Set<BranchState>(['pending', 'running', 'unknown']);
 const DECIDABLE: ReadonlySet<ForkState> = new Set<ForkState>(['ready', 'selected', 'blocked', 'failed']);
 
 const FORK_STATE_WORDS: Partial<Record<ForkState, string>> = {
@@ -39,7 +38,7 @@ const FORK_STATE_WORDS: Partial<Record<ForkState, string>> = {
 
 /** Why no branch of `fork` can be selected now; null when every branch has settled and the fork is decidable. */
 export function forkSelectionRefusal(fork: SelectableFork): SelectionRefusal | null {
-  const unsettled = fork.branches.filter((b) => UNSETTLED.has(b.state));
+  const unsettled = fork.branches.filter((b) => UNSETTLED_BRANCH_STATES.has(b.state));
   if (unsettled.length > 0) {
     return {
       code: 'FORK_STATE_CONFLICT',

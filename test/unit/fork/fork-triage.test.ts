@@ -26,6 +26,9 @@ describe('needs your decision', () => {
     expect(needsDecision(fork('landed', passed('claude'), passed('codex')))).toBe(false);
     expect(needsDecision(fork('failed', branch('claude', 'failed', 'RUNTIME_EXITED_NONZERO'), branch('codex', 'failed', 'STOPPED_BY_OPERATOR')))).toBe(false);
     expect(needsDecision(fork('blocked', branch('claude', 'blocked'), branch('codex', 'unknown')))).toBe(false);
+    // A comparable branch beside an unknown one: selection waits for the resume that learns how it ended (selectability.ts).
+    expect(needsDecision(fork('blocked', passed('claude'), branch('codex', 'unknown')))).toBe(false);
+    expect(needsDecision(fork('blocked', passed('claude'), branch('codex', 'blocked')))).toBe(true);
   });
 
   it('is settled when no branch runs or waits to run', () => {

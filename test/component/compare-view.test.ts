@@ -5,7 +5,7 @@ import { modelProof } from '../../shared/fork/model-proof';
 import { BranchDetailSchema } from '../../shared/ipc/contract';
 import CompareView from '../../renderer/src/views/CompareView.svelte';
 import { fakeClient } from './support/fake-client';
-import { evidence, FORK_ID, receipt, telemetry } from './support/fixtures';
+import { evidence, FORK_ID, forkStatus, receipt, telemetry } from './support/fixtures';
 
 const rowOf = (header: RegExp): HTMLElement => {
   const row = screen.getByRole('rowheader', { name: header }).closest('tr');
@@ -51,6 +51,17 @@ describe('compare view', () => {
     expect(within(rowOf(/^tokens/i)).getAllByRole('cell')[0]).toHaveTextContent(/^unknown \/ unknown$/);
     // The evidence table decides; it does not mention cost or speed.
     expect(screen.getByRole('table', { name: /evidence/i })).not.toHaveTextContent(/\$0|1\.0 s/);
+  });
+
+  it('offers no Select while a branch still runs: each comparable branch says why not (issue 29)', async () => {
+    const comparison = compareBranches([evidence('branch-claude', receipt('branch-claude')), evidence('branch-codex', null)]);
+    const running = forkStatus({ state: 'running' });
+    const fork = { ...running, branches: running.branches.map((b) => (b.branch_id === 'branch-codex' ? { ...b, state: 'running' as const, failure_code: null } : b)) };
+    const { client } = fakeClient({ compareFork: () => ({ ok: true, value: comparison }), forkStatus: () => ({ ok: true, value: fork }) });
+    render(CompareView, { props: { client, forkId: FORK_ID } });
+    expect(await screen.findByTestId('compare-select-not-now')).toHaveTextContent('Nothing can be selected now: branch-codex is still running; select once every branch has settled.');
+    expect(screen.queryByRole('link', { name: /^Select/ })).toBeNull();
+    expect(rowOf(/^decide/i)).toHaveTextContent('not now: branch-codex is still running');
   });
 
   it('says plainly when evidence is insufficient, with the reasons', async () => {

@@ -166,6 +166,18 @@ describe('fork view', () => {
     });
   });
 
+  it('names a ready fork whose every branch failed its verifier as such, and no other (issue 29)', async () => {
+    const ready = forkStatus({ state: 'ready' });
+    const allFailed = { ...ready, branches: ready.branches.map((b) => ({ ...b, state: 'failed' as const, failure_code: 'VERIFIER_FAILED' as const })) };
+    const view = render(ForkView, { props: { client: setup(overview(), {}).client, forkId: FORK_ID } });
+    await screen.findByRole('navigation', { name: 'Fork actions' });
+    expect(screen.queryByTestId('all-failed')).toBeNull();
+    view.unmount();
+    const { client } = fakeClient({ forkStatus: () => ({ ok: true, value: allFailed }), forkOverview: () => ({ ok: true, value: overview() }) });
+    render(ForkView, { props: { client, forkId: FORK_ID } });
+    expect(await screen.findByTestId('all-failed')).toHaveTextContent('every branch failed: nothing passed its verifier');
+  });
+
   it('explains a readiness failure and streams events into the branch timeline', async () => {
     const { client, emit } = setup();
     render(ForkView, { props: { client, forkId: FORK_ID } });

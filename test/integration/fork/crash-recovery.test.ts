@@ -107,7 +107,7 @@ const BOUNDARIES: readonly Boundary[] = [
   // Citadel's result commit is made, its checkpoint is not: the retry finds nothing to commit.
   { name: 'atomic-write:temp-created', hit: 16, late: 'branch-codex', temp: new RegExp(`^${F}/branches/branch-claude/attempt-1/result-commit\\.json\\.\\d+$`), expect: READY },
   // The first collection is journaled done and delivered, fork.json not yet rewritten.
-  { name: 'atomic-write:temp-created', hit: 22, late: 'branch-codex', temp: new RegExp(`^${F}/fork\\.json\\.\\d+$`), expect: READY },
+  { name: 'atomic-write:temp-created', hit: 23, late: 'branch-codex', temp: new RegExp(`^${F}/fork\\.json\\.\\d+$`), expect: READY },
   // Collected, the delivery intent written: the retry fetches and creates the branch (or finds it made).
   { name: 'result.deliver:after-intent', hit: 1, expect: READY },
   { name: 'result.deliver:after-intent', hit: 2, expect: READY },

@@ -92,8 +92,10 @@ describe('deciding from a settled fork in real Chromium', () => {
     await see(codex.getByText('passed', { exact: true }).first()).toBeVisible(RUN);
     await see(claude.getByText('running', { exact: true }).first()).toBeVisible();
 
-    // 2. Select says, before anything is sent, that nothing can be selected while Claude runs.
-    await actions.getByRole('link', { name: 'Select' }).click();
+    // 2. The Fork page offers no Select while Claude runs; the Select view, opened by its address,
+    // says before anything is sent that nothing can be selected yet.
+    await see(actions.getByRole('link', { name: 'Select' })).toHaveAttribute('aria-disabled', 'true');
+    await page.goto(`${host.url}#/fork/${forkId}/select`);
     await see(page.getByTestId('select-not-now')).toHaveText('Nothing can be selected now: branch-claude is still running; select once every branch has settled.', STEP);
     await see(page.getByRole('radio', { name: /branch-codex/ })).toBeDisabled();
     await audit('select while a branch runs');

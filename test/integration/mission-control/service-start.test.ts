@@ -49,7 +49,7 @@ describe('Mission Control start returns once the fork is recorded', () => {
     expect(started).toMatchObject({ state: 'pending', branches: [{ branch_id: 'branch-claude', state: 'pending' }, { branch_id: 'branch-codex', state: 'pending' }] });
     const forkId = started.fork_id;
     expect(service.runningForks()).toEqual([forkId]);
-    expect(value(await service.handle('resumability', { fork_id: forkId }))).toEqual({ resumable: false, reason: 'in_progress' });
+    expect(value(await service.handle('resumability', { fork_id: forkId }))).toEqual({ resumable: false, reason: 'in_progress', driver: { by: 'this_process' } });
 
     expect(await setupRunning).toEqual({ type: 'setup_step', fork_id: forkId, branch_id: 'branch-claude', step: 'install', status: 'running' });
     // A view opened now (not subscribed when the step began) reads the step under way from disk.

@@ -131,7 +131,7 @@ describe('triage and Compare in real Chromium', () => {
     await see(page.getByRole('heading', { name: 'No forks that need your decision match “no such failure”' })).toBeVisible();
     await find.fill('verifier_failed');
     await see(row).toBeVisible();
-    await see(page.getByRole('status').filter({ hasText: 'forks shown' })).toHaveText('1 of 1 forks shown');
+    await see(page.getByRole('status').filter({ hasText: / shown$/ })).toHaveText('1 of 1 fork shown');
     a11y.push(...(await seriousA11yViolations(page, 'forks (needs your decision, found)')));
 
     // Open the fork and come back: the filter and the search are as they were.
@@ -142,7 +142,7 @@ describe('triage and Compare in real Chromium', () => {
     await see(page.getByLabel('Show')).toHaveValue('needs-decision');
     await see(page.getByLabel('Find')).toHaveValue('verifier_failed');
     await see(row).toBeVisible();
-    await see(page.getByRole('status').filter({ hasText: 'forks shown' })).toHaveText('1 of 1 forks shown');
+    await see(page.getByRole('status').filter({ hasText: / shown$/ })).toHaveText('1 of 1 fork shown');
 
     // Compare: every branch column fully inside the window, nothing scrolling sideways, at both widths.
     await page.setViewportSize({ width: 1024, height: 768 });

@@ -305,6 +305,17 @@ export function stdoutFields(run: GitRun): string[] {
   return fields;
 }
 
+/** The NUL-terminated fields `-z` produces, as bytes: a file name need not be UTF-8. */
+export function stdoutByteFields(run: GitRun): Buffer[] {
+  const fields: Buffer[] = [];
+  for (let start = 0; start < run.stdout.length; ) {
+    const end = run.stdout.indexOf(0, start);
+    fields.push(run.stdout.subarray(start, end === -1 ? run.stdout.length : end));
+    start = end === -1 ? run.stdout.length : end + 1;
+  }
+  return fields;
+}
+
 const firstLine = (text: string): string => text.split('\n', 1)[0] ?? '';
 
 const errorText = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause));

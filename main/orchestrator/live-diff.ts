@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { WorktreeIncludeEntry } from '../../shared/fork/contract';
 import { LIVE_DIFF_MAX_PATHS, LIVE_DIFF_MAX_PATH_LENGTH } from '../../shared/fork/events';
+import { printablePath } from '../../shared/fork/printable-path';
 import { PINNED_DIFF_OPTIONS } from '../git/diff';
-import { runGit, stdoutFields, type RepositoryLocation } from '../git/run';
+import { runGit, stdoutByteFields, type RepositoryLocation } from '../git/run';
 import { excludeWorktreeIncludes } from '../workspace/worktree-include';
 
 /** A running worktree against the base: what the Fork view shows while the runtime works. */
@@ -13,7 +14,7 @@ export interface LiveDiff {
   readonly files_changed: number;
   readonly insertions: number;
   readonly deletions: number;
-  /** The changed files' paths, relative to the worktree, sorted, the first LIVE_DIFF_MAX_PATHS of them. */
+  /** The changed files' paths, relative to the worktree, printable (printablePath), sorted, each once, the first LIVE_DIFF_MAX_PATHS of them. */
   readonly paths: readonly string[];
 }
 
@@ -54,28 +55,32 @@ export async function liveDiff(repository: RepositoryLocation & { readonly workT
   let files = 0;
   let insertions = 0;
   let deletions = 0;
-  const changed: string[] = [];
-  for (const record of stdoutFields(tracked)) {
-    // `-z` leaves the path unquoted, tabs and all: it is everything after the two counts.
-    const [added, removed, ...name] = record.split('\t');
+  const changed: Buffer[] = [];
+  for (const record of stdoutByteFields(tracked)) {
+    // `-z` leaves the path unquoted, tabs and all, in git's bytes: it is everything after the two counts.
+    const first = record.indexOf(0x09);
+    const second = record.indexOf(0x09, first + 1);
     files += 1;
     // Binary files print `-` for both counts.
-    insertions += Number.parseInt(added ?? '', 10) || 0;
-    deletions += Number.parseInt(removed ?? '', 10) || 0;
-    changed.push(name.join('\t'));
+    insertions += Number.parseInt(record.toString('latin1', 0, first), 10) || 0;
+    deletions += Number.parseInt(record.toString('latin1', first + 1, second), 10) || 0;
+    changed.push(record.subarray(second + 1));
   }
-  const others = stdoutFields(untracked);
+  const others = stdoutByteFields(untracked);
   files += others.length;
   insertions += await untrackedLines(repository.workTree, others.slice(0, MAX_COUNTED_FILES), signal);
   return { files_changed: files, insertions, deletions, paths: listedPaths([...changed, ...others]) };
 }
 
-/** What the Fork view lists of the changed files: sorted (so a tick that changes nothing lists the same), bounded. */
-function listedPaths(paths: readonly string[]): string[] {
-  return paths
-    .filter((p) => p.length > 0 && p.length <= LIVE_DIFF_MAX_PATH_LENGTH)
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-    .slice(0, LIVE_DIFF_MAX_PATHS);
+/**
+ * What the Fork view lists of the changed files: printable, so names that differ only in bytes
+ * that are not UTF-8 stay apart and none carries a newline or an escape code; sorted (so a tick
+ * that changes nothing lists the same); each once (the view keys nothing by them, but the event's
+ * schema refuses a name twice); bounded.
+ */
+function listedPaths(names: readonly Uint8Array[]): string[] {
+  const printable = names.map(printablePath).filter((p) => p.length > 0 && p.length <= LIVE_DIFF_MAX_PATH_LENGTH);
+  return [...new Set(printable)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).slice(0, LIVE_DIFF_MAX_PATHS);
 }
 
 export interface LiveGitDir {
@@ -99,21 +104,21 @@ export async function liveGitDir(branchGitDir: string, includes: readonly Worktr
   return { gitDir, dispose: () => rm(gitDir, { recursive: true, force: true }) };
 }
 
-/** Lines of untracked files, within MAX_TICK_BYTES read in all; throws the signal's reason once it aborts. */
-export async function untrackedLines(workTree: string, relatives: readonly string[], signal?: AbortSignal): Promise<number> {
+/** Lines of untracked files (names in git's bytes), within MAX_TICK_BYTES read in all; throws the signal's reason once it aborts. */
+export async function untrackedLines(workTree: string, relatives: readonly Uint8Array[], signal?: AbortSignal): Promise<number> {
   const buffer = Buffer.alloc(CHUNK_BYTES);
   const budget = { bytes: MAX_TICK_BYTES };
   let lines = 0;
   for (const relative of relatives) {
     if (budget.bytes <= 0) break;
     signal?.throwIfAborted();
-    lines += await countLines(path.join(workTree, relative), buffer, budget, signal);
+    lines += await countLines(Buffer.concat([Buffer.from(`${workTree}${path.sep}`), relative]), buffer, budget, signal);
   }
   return lines;
 }
 
 /** Lines of a regular file (not followed through a final symlink); 0 for a binary or unreadable one. */
-async function countLines(file: string, buffer: Buffer, budget: { bytes: number }, signal: AbortSignal | undefined): Promise<number> {
+async function countLines(file: Buffer, buffer: Buffer, budget: { bytes: number }, signal: AbortSignal | undefined): Promise<number> {
   let handle;
   try {
     handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ErrorCodeSchema } from '../errors';
 import { FailureCodeSchema } from '../runtime/telemetry';
 import { BranchStateSchema, ForkStateSchema } from './fork-record';
+import { UNPRINTABLE_IN_PATH } from './printable-path';
 import { VerifierStepSchema } from './receipts';
 
 /** A running attempt's clock: its start and time budget (null when the contract could not be read). */
@@ -23,8 +24,21 @@ export type RuntimeActivity = z.infer<typeof RuntimeActivitySchema>;
 export const LIVE_DIFF_MAX_PATHS = 20;
 /** A longer path (past Linux's PATH_MAX) is counted but not named. */
 export const LIVE_DIFF_MAX_PATH_LENGTH = 4096;
-/** The changed files a live diff names: sorted, the first LIVE_DIFF_MAX_PATHS. */
-export const LiveDiffPathsSchema = z.array(z.string().min(1).max(LIVE_DIFF_MAX_PATH_LENGTH)).max(LIVE_DIFF_MAX_PATHS);
+/**
+ * The changed files a live diff names: sorted, the first LIVE_DIFF_MAX_PATHS, each once and shown
+ * printable (printablePath). A view lists them: a name twice, or one holding a newline or a
+ * bidirectional override, is refused rather than shown (a damaged live trail is shown as none).
+ */
+export const LiveDiffPathsSchema = z
+  .array(
+    z
+      .string()
+      .min(1)
+      .max(LIVE_DIFF_MAX_PATH_LENGTH)
+      .refine((p) => !UNPRINTABLE_IN_PATH.test(p), 'holds an unprintable character'),
+  )
+  .max(LIVE_DIFF_MAX_PATHS)
+  .refine((paths) => new Set(paths).size === paths.length, 'names a file twice');
 
 /** Typed events the orchestrator streams to every shell (CLI progress, Mission Control). */
 export const ForkEventSchema = z.discriminatedUnion('type', [

@@ -1,6 +1,8 @@
 import { render, screen, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import type { PastForkEvent } from '../../shared/fork/events';
+import LiveProgress from '../../renderer/src/components/LiveProgress.svelte';
+import type { TimelineEntry } from '../../renderer/src/lib/timeline.svelte';
 import ForkView from '../../renderer/src/views/ForkView.svelte';
 import { fakeClient } from './support/fake-client';
 import { FORK_ID, forkStatus, runningBranchDetail } from './support/fixtures';
@@ -88,6 +90,25 @@ describe('live progress of a running branch (issue 14)', () => {
     emit({ type: 'live_diff', fork_id: FORK_ID, branch_id: 'branch-codex', files_changed: 4, insertions: 11, deletions: 3 });
     await waitFor(() => expect(within(codex).getByTestId('live-diff')).toHaveTextContent(/^4 files · \+11 −3$/));
     expect(within(codex).queryByRole('list', { name: 'Changed files' })).toBeNull();
+  });
+
+  it('lists a live diff that names a file twice, or odd names, as given, and goes on to the next diff (issue 29)', async () => {
+    const branch = branches[1];
+    if (branch === undefined) throw new Error('no codex branch');
+    const liveDiff = (id: number, paths: string[]): TimelineEntry => ({
+      id,
+      at: new Date(),
+      text: 'worktree',
+      tone: 'neutral',
+      event: { type: 'live_diff', fork_id: FORK_ID, branch_id: branch.branch_id, files_changed: paths.length, insertions: 1, deletions: 0, paths },
+    });
+    // Past the event schema (a trail written before it refused them): two names a UTF-8 decoder made one, a newline and an escape code.
+    const odd = ['x\uFFFD', 'x\uFFFD', 'evil\nline\x1b[31m'];
+    const { rerender } = render(LiveProgress, { props: { branch, entries: [liveDiff(1, odd)] } });
+    const items = () => within(screen.getByRole('list', { name: 'Changed files' })).getAllByRole('listitem').map((item) => item.textContent);
+    expect(items()).toEqual(odd);
+    await rerender({ branch, entries: [liveDiff(1, odd), liveDiff(2, ['x\\xfe', 'x\\xff'])] });
+    expect(items()).toEqual(['x\\xfe', 'x\\xff']);
   });
 
   it('a fork nobody drives says its worktrees are not watched, instead of "not looked at yet"', async () => {

@@ -8,6 +8,7 @@ import { LiveTrailWriter, readLiveTrail } from '../../../main/orchestrator/live-
 import { streamableActivities } from '../../../main/orchestrator/live-redaction';
 import { codexActivity } from '../../../main/runtimes/codex/parse-events';
 import { ForkEventSchema, RuntimeActivitySchema, type ForkEvent } from '../../../shared/fork/events';
+import { LiveTrailSchema } from '../../../shared/fork/live-trail';
 import { useTempDirs } from '../../support/temp-dir';
 
 const tempDir = useTempDirs();
@@ -140,7 +141,34 @@ describe('the live diff of a running worktree (issue 14)', () => {
     expect(ForkEventSchema.parse({ type: 'live_diff', fork_id: 'f', branch_id: 'b', ...diff }).type).toBe('live_diff');
     writeFileSync(path.join(location.workTree, 'a.txt'), 'one\ntwo\nthree\n');
     for (let i = 10; i < 40; i++) rmSync(path.join(location.workTree, `n${i}.txt`));
-    expect((await diffOnce(location, base)).paths).toEqual(['tab\there "quoted".txt']);
+    expect((await diffOnce(location, base)).paths).toEqual(['tab\\there "quoted".txt']);
+  });
+
+  it('names files whose names are not UTF-8, or hold controls, each apart and printable, as git quotes them (issue 29)', async () => {
+    const { location, base } = repository();
+    const name = (...parts: (string | number[])[]): Buffer => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
+    // Two names a UTF-8 decoder makes one (`x\uFFFD`), a newline with a terminal escape, a right-to-left override, a backslash.
+    const names = [name('x', [0xff]), name('x', [0xfe]), name('evil\nline\x1b[31m'), name('a\u202Etxt.exe'), name('back\\slash'), name('caf\u00e9')];
+    for (const n of names) writeFileSync(Buffer.concat([Buffer.from(`${location.workTree}/`), n]), 'one\ntwo\n');
+    const listed = ['a\\xe2\\x80\\xaetxt.exe', 'back\\\\slash', 'caf\u00e9', 'evil\\nline\\x1b[31m', 'x\\xfe', 'x\\xff'];
+    // Untracked, each file's lines are read by its own bytes; tracked, git's counts come before the name's bytes.
+    expect(await diffOnce(location, base)).toEqual({ files_changed: 6, insertions: 12, deletions: 0, paths: listed });
+    git(location.workTree, 'add', '-A');
+    const diff = await diffOnce(location, base);
+    expect(diff).toEqual({ files_changed: 6, insertions: 12, deletions: 0, paths: listed });
+    expect(diff.paths.join('')).not.toMatch(/[\p{Cc}\p{Cf}]/u);
+    expect(ForkEventSchema.parse({ type: 'live_diff', fork_id: 'f', branch_id: 'b', ...diff }).type).toBe('live_diff');
+  });
+
+  it('the live diff event and the live trail refuse a path named twice, or one holding a control character (issue 29)', () => {
+    const event = (paths: string[]) => ForkEventSchema.safeParse({ type: 'live_diff', fork_id: 'f', branch_id: 'b', files_changed: 2, insertions: 0, deletions: 0, paths }).success;
+    expect(event(['x\\xfe', 'x\\xff'])).toBe(true);
+    expect(event(['x\uFFFD', 'x\uFFFD'])).toBe(false);
+    expect(event(['evil\nline'])).toBe(false);
+    expect(event(['a\u202Etxt'])).toBe(false);
+    const trail = (paths: string[]) => LiveTrailSchema.safeParse({ schema_version: 1, diff: { at: new Date().toISOString(), files_changed: 2, insertions: 0, deletions: 0, paths }, activities: [] }).success;
+    expect(trail(['a.txt', 'b.txt'])).toBe(true);
+    expect(trail(['a.txt', 'a.txt'])).toBe(false);
   });
 
   it('reads at most 8 MB of untracked files per tick, counting files past it without their lines, and stops counting when aborted', async () => {
@@ -151,7 +179,7 @@ describe('the live diff of a running worktree (issue 14)', () => {
     expect(await diffOnce(location, base)).toEqual({ files_changed: 6, insertions: 4 * lines, deletions: 0, paths: ['u1.txt', 'u2.txt', 'u3.txt', 'u4.txt', 'u5.txt', 'u6.txt'] });
     const aborted = new AbortController();
     aborted.abort(new Error('stopped'));
-    await expect(untrackedLines(location.workTree, ['u1.txt'], aborted.signal)).rejects.toThrow('stopped');
+    await expect(untrackedLines(location.workTree, [Buffer.from('u1.txt')], aborted.signal)).rejects.toThrow('stopped');
   });
 
   it('reads no configuration of the branch repository: a clean filter planted there never runs in the live diff', async () => {

@@ -39,11 +39,13 @@ const notRun = (id: string): SetupStepEvidence => ({ id, status: 'not_run', exit
 
 /**
  * Runs the workflow's setup steps in order, shell-free, each with its own timeout (its process
- * group killed when it passes); the first that fails stops the rest, which are recorded as not run.
+ * group killed when it passes); the first that fails, or a STOP, stops the rest, which are recorded as not run.
  */
 export async function runSetupSteps(input: SetupStepsInput): Promise<SetupStepsOutcome> {
   const steps: SetupStepEvidence[] = [];
   for (const [index, step] of input.steps.entries()) {
+    // A step that exits 0 on the STOP's SIGTERM must not let the next one start.
+    if (input.signal?.aborted === true) return { steps: [...steps, ...input.steps.slice(index).map((s) => notRun(s.id))], failure: stoppedBefore(step.id) };
     await input.onStep?.(step.id, 'running');
     const prepared = await input.prepare(step);
     let run;
@@ -64,6 +66,11 @@ export async function runSetupSteps(input: SetupStepsInput): Promise<SetupStepsO
     }
   }
   return { steps, failure: null };
+}
+
+/** Setup did not finish: stopped before `stepId` started, which has no output but this note. */
+function stoppedBefore(stepId: string): SetupFailure {
+  return { step_id: stepId, exit_code: null, timed_out: false, spawn_error: null, tail: 'citadel: stopped by the operator before this step started\n' };
 }
 
 /** The end of an output, starting at a whole line when it was cut. */

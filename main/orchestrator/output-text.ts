@@ -1,4 +1,5 @@
 import type { OutputLogId, OutputText } from '../../shared/fork/branch-output';
+import { TERMINAL_CONTROLS } from '../../shared/terminal-controls';
 import { readTail } from '../store/read-bounded-text';
 import { secretLike } from './live-redaction';
 
@@ -10,12 +11,10 @@ export interface OutputBound {
 
 export const HIDDEN_LINE = '[citadel: this line is hidden: it looks like it holds a secret]';
 
-// Terminal codes are what these match: CSI (colours, cursor moves), OSC (titles, links) and two-character escapes.
+// Terminal codes are what these match: CSI (colours, cursor moves), OSC (titles, links) and two-character
+// escapes, each also in its 8-bit form (U+009B CSI, U+009D OSC, U+009C its terminator).
 // eslint-disable-next-line no-control-regex
-const ESCAPE_SEQUENCE = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])/g;
-// Every other control character but the tab.
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/g;
+const ESCAPE_SEQUENCE = /(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]|(?:\x1b\]|\x9d)[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?|\x1b[@-Z\\-_]/g;
 
 /**
  * The end of one kept log as the operator reads it: never through a symlink, never more than the
@@ -52,5 +51,5 @@ async function shownLines(lines: readonly string[]): Promise<{ text: string; hid
 
 function terminalLine(raw: string): string {
   const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-  return line.slice(line.lastIndexOf('\r') + 1).replace(ESCAPE_SEQUENCE, '').replace(CONTROL, '');
+  return line.slice(line.lastIndexOf('\r') + 1).replace(ESCAPE_SEQUENCE, '').replace(TERMINAL_CONTROLS, '');
 }

@@ -5,6 +5,7 @@ import type { LandingCheck } from '../../../shared/fork/landing';
 import type { SetupFailure } from '../../../shared/fork/workflow';
 import { describeRefusal, type EgressRefusal } from '../../../shared/fork/egress-refusals';
 import type { ForkListing } from '../../../shared/fork/fork-summary';
+import { TERMINAL_CONTROLS } from '../../../shared/terminal-controls';
 import { marked } from './render-comparison';
 
 /** One fork; `fork status FORK_ID` adds the containment its contract binds, why a branch's setup failed and what its egress refused. */
@@ -36,7 +37,7 @@ function setupFailureLines(failure: SetupFailure | undefined): string[] {
   if (failure === undefined) return [];
   const how = failure.timed_out ? 'timed out' : failure.spawn_error !== null ? `could not start (${failure.spawn_error})` : `exited ${failure.exit_code ?? 'by a signal'}`;
   // A tool's colours and cursor moves are not replayed on the operator's terminal.
-  const printable = [...failure.tail].filter((c) => c === '\n' || c === '\t' || (c >= ' ' && c !== '\x7f')).join('');
+  const printable = failure.tail.replace(TERMINAL_CONTROLS, '');
   const tail = printable.trimEnd().split('\n').slice(-20);
   return [`    setup step ${failure.step_id} ${how}; output ends:`, ...tail.map((line) => `      | ${line}`)];
 }

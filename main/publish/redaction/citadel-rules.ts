@@ -69,8 +69,12 @@ const SERVICE_TOKENS = prefixedTokens([
   ['AccountKey=|SharedAccessKey=|sig=', '[A-Za-z0-9%+/=]{20,}'], // Azure storage keys and SAS signatures
 ]);
 
-/** `scheme://user:password@` in any URL or connection string, with no placeholder exemptions. */
-const URL_CREDENTIALS = /[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/@:]+:[^\s/@]+@/;
+/**
+ * `scheme://user:password@` in any URL or connection string, with no placeholder exemptions. The
+ * search starts at `://` and reads the scheme backwards, so each run of letters is read once: read
+ * forwards from each of its letters, a long line without `://` took time quadratic in its length.
+ */
+const URL_CREDENTIALS = /:\/\/(?<=[A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\s/@:]+:[^\s/@]+@/;
 
 /**
  * Local filesystem locations. A `/` that starts a path is one not preceded by a name or path
@@ -81,7 +85,7 @@ const ABSOLUTE_PATHS = [
   /(?<![A-Za-z0-9._~/\\-])\/(?:home|Users|root|tmp|var|etc|opt|usr|private|mnt|media|srv|Volumes|workspace|work)(?![A-Za-z0-9._-])/, // well-known roots, even alone
   /(?<![A-Za-z0-9._~/\\-])\/[A-Za-z0-9._@+-]+\/[A-Za-z0-9._@+~-]/, // any /x/y
   /(?<![A-Za-z0-9])[A-Za-z]:[\\/]/, // Windows drive: C:\ or C:/
-  /\\{2,}[A-Za-z0-9._$-]+\\+[A-Za-z0-9._$-]/, // UNC: \\server\share
+  /(?<!\\)\\{2,}[A-Za-z0-9._$-]+\\+[A-Za-z0-9._$-]/, // UNC: \\server\share (from a run's first backslash: once per run)
   /\bfile:\//i, // file: URLs
   /(?<![A-Za-z0-9._~-])~(?:[A-Za-z_][A-Za-z0-9._-]*)?[\\/]/, // home-relative: ~/x, ~alice/x (not "~3/4")
 ];

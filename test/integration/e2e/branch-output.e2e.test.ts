@@ -4,14 +4,10 @@ import path from 'node:path';
 import { expect as see } from '@playwright/test';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openOrchestratorContext } from '../../../main/host/open-context';
-import { createMissionControlService, type MissionControl } from '../../../main/mission-control/service';
-import { startWebHost, type WebHost } from '../../../main/web/web-host';
+import type { WebHost } from '../../../main/web/web-host';
+import { closeMissionControlWeb, openMissionControlWeb, type MissionControlWeb } from '../../support/mission-control-web';
 import { seriousA11yViolations } from '../../support/axe';
-import { buildRenderer } from '../../support/build-renderer';
-import { launchChromium } from '../../support/chromium';
 import { FIXED_SUM, ForkHarness, WORKFLOW, WRONG_SUM } from '../../support/fork-harness';
-import { REPO_ROOT } from '../../support/run-cli';
 
 /**
  * Issue 29, output where the decision is made, in real Chromium over the loopback web host: a fork
@@ -37,9 +33,9 @@ const CHECK = [
 
 let base: string;
 let h: ForkHarness;
-let service: MissionControl;
 let host: WebHost;
 let browser: Browser;
+let web: MissionControlWeb | undefined;
 let forkId: string;
 
 beforeAll(async () => {
@@ -50,22 +46,18 @@ beforeAll(async () => {
   h.gitIn(h.repo, 'commit', '-q', '-m', 'check');
   writeFileSync(h.workflowFile, JSON.stringify({ ...WORKFLOW, verifier: { command: 'node', args: ['test/check.mjs'], timeout_seconds: 60 } }));
   await h.simulate({ claude: { edits: [{ path: 'src/sum.js', content: FIXED_SUM }] }, codex: { edits: [{ path: 'src/sum.js', content: WRONG_SUM }] } });
-  const [built, chromium, started] = await Promise.all([
-    buildRenderer(path.join(base, 'renderer')),
-    launchChromium(),
+  const [opened, started] = await Promise.all([
+    openMissionControlWeb(base, h),
     h.startJson(['--runtimes', 'claude,codex', '--containment', 'runtime-only', '--workflow', h.workflowFile], { CITADEL_KEYSTORE: 'file' }),
   ]);
-  browser = chromium;
+  web = opened;
+  ({ host, browser } = web);
   expect(started.run.code, started.run.stderr).toBe(0);
   forkId = started.doc.fork_id;
-  const ctx = await openOrchestratorContext({ env: h.env({ CITADEL_KEYSTORE: 'file' }), supervisorScript: path.join(REPO_ROOT, 'out', 'cli', 'supervisor.mjs') });
-  service = createMissionControlService(ctx, { log: () => undefined });
-  host = await startWebHost({ service, port: 0, staticDir: built });
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await host?.close();
+  await closeMissionControlWeb(web);
   if (base !== undefined) rmSync(base, { recursive: true, force: true });
 }, 60_000);
 

@@ -4,16 +4,13 @@ import path from 'node:path';
 import { expect as see } from '@playwright/test';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openOrchestratorContext } from '../../../main/host/open-context';
-import { createMissionControlService, type MissionControl } from '../../../main/mission-control/service';
+import type { MissionControl } from '../../../main/mission-control/service';
 import { readStatus } from '../../../main/runtimes/process-control/read-status';
 import { isProcessGroupAlive, isSameProcessAlive } from '../../../main/runtimes/process-control/process-liveness';
-import { startWebHost, type WebHost } from '../../../main/web/web-host';
-import { buildRenderer } from '../../support/build-renderer';
+import type { WebHost } from '../../../main/web/web-host';
+import { closeMissionControlWeb, openMissionControlWeb, type MissionControlWeb } from '../../support/mission-control-web';
 import { seriousA11yViolations } from '../../support/axe';
-import { launchChromium } from '../../support/chromium';
 import { FIXED_SUM, ForkHarness } from '../../support/fork-harness';
-import { REPO_ROOT } from '../../support/run-cli';
 
 /**
  * Deciding from a settled fork (issue 29, item 1), end to end in real Chromium through the real
@@ -32,6 +29,7 @@ let h: ForkHarness;
 let service: MissionControl;
 let host: WebHost;
 let browser: Browser;
+let web: MissionControlWeb | undefined;
 let forkId = '';
 
 beforeAll(async () => {
@@ -39,16 +37,11 @@ beforeAll(async () => {
   h = new ForkHarness(path.join(base, 'h'));
   // Claude's runtime runs until it is stopped; Codex fixes the sum after a moment and passes.
   await h.simulate({ claude: { outcome: 'hang' }, codex: { edits: [{ path: 'src/sum.js', content: FIXED_SUM }], delay_ms: 1_000 } });
-  const [staticDir, chromium] = await Promise.all([buildRenderer(path.join(base, 'renderer')), launchChromium()]);
-  browser = chromium;
-  const ctx = await openOrchestratorContext({ env: h.env({ CITADEL_KEYSTORE: 'file' }), supervisorScript: path.join(REPO_ROOT, 'out', 'cli', 'supervisor.mjs') });
-  service = createMissionControlService(ctx, { log: () => undefined });
-  host = await startWebHost({ service, port: 0, staticDir });
+  web = await openMissionControlWeb(base, h);
+  ({ service, host, browser } = web);
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await host?.close();
   // Should the test fail before the STOP, only Claude's own recorded processes are ended.
   const runFile = forkId === '' ? null : h.attemptFile(forkId, 'branch-claude', 'run.json');
   if (runFile !== null && existsSync(runFile)) {
@@ -58,7 +51,7 @@ afterAll(async () => {
       if (isProcessGroupAlive(run.runtime_pgid)) process.kill(-run.runtime_pgid, 'SIGKILL');
     }
   }
-  if (service !== undefined) await Promise.race([service.drained(), new Promise((resolve) => setTimeout(resolve, 30_000).unref())]);
+  await closeMissionControlWeb(web);
   if (base !== undefined) rmSync(base, { recursive: true, force: true });
 }, 60_000);
 

@@ -4,15 +4,12 @@ import path from 'node:path';
 import { expect as see } from '@playwright/test';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openOrchestratorContext } from '../../../main/host/open-context';
-import { createMissionControlService, type MissionControl } from '../../../main/mission-control/service';
-import { startWebHost, type WebHost } from '../../../main/web/web-host';
+import type { MissionControl } from '../../../main/mission-control/service';
+import type { WebHost } from '../../../main/web/web-host';
+import { closeMissionControlWeb, openMissionControlWeb, type MissionControlWeb } from '../../support/mission-control-web';
 import type { ChannelName, ChannelResponse, Reply } from '../../../shared/ipc/contract';
-import { buildRenderer } from '../../support/build-renderer';
 import { seriousA11yViolations } from '../../support/axe';
-import { launchChromium } from '../../support/chromium';
 import { FIXED_SUM, ForkHarness, WRONG_SUM } from '../../support/fork-harness';
-import { REPO_ROOT } from '../../support/run-cli';
 
 /**
  * Issue 29, items 3 and 4, in real Chromium over the loopback web host and the real service, with
@@ -33,6 +30,7 @@ let h: ForkHarness;
 let service: MissionControl;
 let host: WebHost;
 let browser: Browser;
+let web: MissionControlWeb | undefined;
 
 beforeAll(async () => {
   base = mkdtempSync(path.join(tmpdir(), 'citadel-e2e-glance-'));
@@ -43,17 +41,12 @@ beforeAll(async () => {
     claude: { edits: [{ path: 'src/sum.js', content: FIXED_SUM }], delay_ms: 12_000 },
     codex: { edits: [{ path: 'src/sum.js', content: WRONG_SUM }], delay_ms: 12_000 },
   });
-  const [staticDir, chromium] = await Promise.all([buildRenderer(path.join(base, 'renderer')), launchChromium()]);
-  browser = chromium;
-  const ctx = await openOrchestratorContext({ env: h.env(SAME_KEYS), supervisorScript: path.join(REPO_ROOT, 'out', 'cli', 'supervisor.mjs') });
-  service = createMissionControlService(ctx, { log: () => undefined });
-  host = await startWebHost({ service, port: 0, staticDir });
+  web = await openMissionControlWeb(base, h, SAME_KEYS);
+  ({ service, host, browser } = web);
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await host?.close();
-  if (service !== undefined) await Promise.race([service.drained(), new Promise((resolve) => setTimeout(resolve, 30_000).unref())]);
+  await closeMissionControlWeb(web);
   if (base !== undefined) rmSync(base, { recursive: true, force: true });
 }, 60_000);
 

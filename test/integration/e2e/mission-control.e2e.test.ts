@@ -4,12 +4,9 @@ import path from 'node:path';
 import { expect as see } from '@playwright/test';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openOrchestratorContext } from '../../../main/host/open-context';
-import { createMissionControlService, type MissionControl } from '../../../main/mission-control/service';
-import { startWebHost, type WebHost } from '../../../main/web/web-host';
-import { buildRenderer } from '../../support/build-renderer';
+import type { WebHost } from '../../../main/web/web-host';
+import { closeMissionControlWeb, openMissionControlWeb, type MissionControlWeb } from '../../support/mission-control-web';
 import { seriousA11yViolations } from '../../support/axe';
-import { launchChromium } from '../../support/chromium';
 import { FIXED_SUM, ForkHarness, WRONG_SUM } from '../../support/fork-harness';
 import { REPO_ROOT } from '../../support/run-cli';
 
@@ -29,10 +26,10 @@ const STEP = { timeout: 30_000 };
 
 let base: string;
 let h: ForkHarness;
-let service: MissionControl;
 let host: WebHost;
 let browser: Browser;
 let staticDir: string;
+let web: MissionControlWeb | undefined;
 
 beforeAll(async () => {
   base = mkdtempSync(path.join(tmpdir(), 'citadel-e2e-'));
@@ -44,20 +41,13 @@ beforeAll(async () => {
     claude: { edits: [{ path: 'src/sum.js', content: FIXED_SUM }], delay_ms: 10_000 },
     codex: { edits: [{ path: 'src/sum.js', content: WRONG_SUM }], delay_ms: 12_000 },
   });
-  const [built, chromium] = await Promise.all([buildRenderer(path.join(base, 'renderer')), launchChromium()]);
-  staticDir = built;
-  browser = chromium;
-  const ctx = await openOrchestratorContext({ env: h.env({ CITADEL_KEYSTORE: 'file' }), supervisorScript: path.join(REPO_ROOT, 'out', 'cli', 'supervisor.mjs') });
-  service = createMissionControlService(ctx, { log: () => undefined });
-  host = await startWebHost({ service, port: 0, staticDir });
+  web = await openMissionControlWeb(base, h);
+  ({ host, browser, staticDir } = web);
   mkdirSync(SCREENSHOTS, { recursive: true });
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await host?.close();
-  // Supervisors end by themselves; wait (bounded) for the background drives before removing their files.
-  if (service !== undefined) await Promise.race([service.drained(), new Promise((resolve) => setTimeout(resolve, 30_000).unref())]);
+  await closeMissionControlWeb(web);
   if (base !== undefined) rmSync(base, { recursive: true, force: true });
   // The temp folder of screenshots is the test's own (issue 33: a run leaves no citadel-* entry); docs/screenshots is kept.
   if (process.env.CITADEL_SCREENSHOTS !== '1') rmSync(SCREENSHOTS, { recursive: true, force: true });

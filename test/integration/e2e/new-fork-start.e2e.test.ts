@@ -4,14 +4,11 @@ import path from 'node:path';
 import { expect as see } from '@playwright/test';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openOrchestratorContext } from '../../../main/host/open-context';
-import { createMissionControlService, type MissionControl } from '../../../main/mission-control/service';
-import { startWebHost, type WebHost } from '../../../main/web/web-host';
+import type { MissionControl } from '../../../main/mission-control/service';
+import type { WebHost } from '../../../main/web/web-host';
+import { closeMissionControlWeb, openMissionControlWeb, type MissionControlWeb } from '../../support/mission-control-web';
 import { seriousA11yViolations } from '../../support/axe';
-import { buildRenderer } from '../../support/build-renderer';
-import { launchChromium } from '../../support/chromium';
 import { FIXED_SUM, ForkHarness, WORKFLOW } from '../../support/fork-harness';
-import { REPO_ROOT } from '../../support/run-cli';
 
 /**
  * Issue 29 items 5 and 7 in real Chromium over the loopback web host: New Fork answers with the
@@ -26,6 +23,7 @@ let h: ForkHarness;
 let service: MissionControl;
 let host: WebHost;
 let browser: Browser;
+let web: MissionControlWeb | undefined;
 let slowSetup: string;
 
 beforeAll(async () => {
@@ -36,17 +34,12 @@ beforeAll(async () => {
   slowSetup = path.join(h.base, 'slow-setup.json');
   const setup = [{ id: 'install', command: 'node', args: ['-e', 'setTimeout(() => {}, 30000)'], timeout_seconds: 120, network: 'none' }];
   writeFileSync(slowSetup, JSON.stringify({ ...WORKFLOW, schema_version: 2, setup }));
-  const [built, chromium] = await Promise.all([buildRenderer(path.join(base, 'renderer')), launchChromium()]);
-  browser = chromium;
-  const ctx = await openOrchestratorContext({ env: h.env({ CITADEL_KEYSTORE: 'file' }), supervisorScript: path.join(REPO_ROOT, 'out', 'cli', 'supervisor.mjs') });
-  service = createMissionControlService(ctx, { log: () => undefined });
-  host = await startWebHost({ service, port: 0, staticDir: built });
+  web = await openMissionControlWeb(base, h);
+  ({ service, host, browser } = web);
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await host?.close();
-  if (service !== undefined) await Promise.race([service.drained(), new Promise((resolve) => setTimeout(resolve, 30_000).unref())]);
+  await closeMissionControlWeb(web);
   if (base !== undefined) rmSync(base, { recursive: true, force: true });
 }, 60_000);
 

@@ -5,14 +5,11 @@ import { expect as see } from '@playwright/test';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExecutorProfile } from '../../../shared/executors/profile-schema';
-import { openOrchestratorContext } from '../../../main/host/open-context';
-import { createMissionControlService, type MissionControl } from '../../../main/mission-control/service';
-import { startWebHost, type WebHost } from '../../../main/web/web-host';
+import type { MissionControl } from '../../../main/mission-control/service';
+import type { WebHost } from '../../../main/web/web-host';
+import { closeMissionControlWeb, openMissionControlWeb, type MissionControlWeb } from '../../support/mission-control-web';
 import { seriousA11yViolations } from '../../support/axe';
-import { buildRenderer } from '../../support/build-renderer';
-import { launchChromium } from '../../support/chromium';
 import { FIXED_SUM, ForkHarness, WRONG_SUM } from '../../support/fork-harness';
-import { REPO_ROOT } from '../../support/run-cli';
 
 /**
  * Issue 29's triage and Compare layout in real Chromium over the loopback web host: a fork of three
@@ -37,6 +34,7 @@ let h: ForkHarness;
 let service: MissionControl;
 let host: WebHost;
 let browser: Browser;
+let web: MissionControlWeb | undefined;
 
 beforeAll(async () => {
   base = mkdtempSync(path.join(tmpdir(), 'citadel-e2e-triage-'));
@@ -52,17 +50,12 @@ beforeAll(async () => {
     },
     codex: { edits: [{ path: 'src/sum.js', content: WRONG_SUM }], delay_ms: 5_000 },
   });
-  const [staticDir, chromium] = await Promise.all([buildRenderer(path.join(base, 'renderer')), launchChromium()]);
-  browser = chromium;
-  const ctx = await openOrchestratorContext({ env: h.env({ CITADEL_KEYSTORE: 'file' }), supervisorScript: path.join(REPO_ROOT, 'out', 'cli', 'supervisor.mjs') });
-  service = createMissionControlService(ctx, { log: () => undefined });
-  host = await startWebHost({ service, port: 0, staticDir });
+  web = await openMissionControlWeb(base, h);
+  ({ service, host, browser } = web);
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await host?.close();
-  if (service !== undefined) await Promise.race([service.drained(), new Promise((resolve) => setTimeout(resolve, 30_000).unref())]);
+  await closeMissionControlWeb(web);
   if (base !== undefined) rmSync(base, { recursive: true, force: true });
 }, 60_000);
 

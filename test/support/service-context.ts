@@ -3,6 +3,7 @@ import { openOrchestratorContext } from '../../main/host/open-context';
 import { createMissionControlService, type MissionControl } from '../../main/mission-control/service';
 import type { OrchestratorContext } from '../../main/host/context';
 import type { ForkEvent } from '../../shared/fork/events';
+import type { ChannelName, ChannelResponse, Reply } from '../../shared/ipc/contract';
 import type { ForkHarness } from './fork-harness';
 import { REPO_ROOT } from './run-cli';
 
@@ -30,4 +31,21 @@ export async function serviceOver(h: ForkHarness, supervisorScript = BUILT_SUPER
   });
   const logs: string[] = [];
   return { ctx, service: createMissionControlService(ctx, { log: (line) => void logs.push(line) }), logs, sinkEvents };
+}
+
+/** A channel's reply value; a refusal fails the test with its error. */
+export function value<C extends ChannelName>(reply: Reply<C>): ChannelResponse<C> {
+  if (!reply.ok) throw new Error(`expected a value, got ${JSON.stringify(reply.error)}`);
+  return reply.value;
+}
+
+/** The first event the service publishes that `match` accepts. */
+export function firstEvent(service: MissionControl, match: (event: ForkEvent) => boolean): Promise<ForkEvent> {
+  return new Promise((resolve) => {
+    const unsubscribe = service.subscribe((event) => {
+      if (!match(event)) return;
+      unsubscribe();
+      resolve(event);
+    });
+  });
 }

@@ -1,16 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { ChannelName, ChannelResponse, Reply } from '../../../shared/ipc/contract';
 import { FIXED_SUM, ForkHarness } from '../../support/fork-harness';
-import { serviceOver } from '../../support/service-context';
+import { serviceOver, value } from '../../support/service-context';
 import { useTempDirs } from '../../support/temp-dir';
 
 /** The New Fork form's containment choice reaches the contract through the IPC contract, as the CLI flag does. */
 const tempDir = useTempDirs();
-
-function value<C extends ChannelName>(reply: Reply<C>): ChannelResponse<C> {
-  if (!reply.ok) throw new Error(`expected a value, got ${JSON.stringify(reply.error)}`);
-  return reply.value;
-}
 
 describe('containment through the Mission Control service', () => {
   it('starts a runtime-only fork when the request says so, and shows it in compare, branch detail, readiness and the proof summary', { timeout: 90_000 }, async () => {

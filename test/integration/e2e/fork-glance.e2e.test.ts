@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MissionControl } from '../../../main/mission-control/service';
 import type { WebHost } from '../../../main/web/web-host';
 import { closeMissionControlWeb, openMissionControlWeb, type MissionControlWeb } from '../../support/mission-control-web';
-import type { ChannelName, ChannelResponse, Reply } from '../../../shared/ipc/contract';
 import { seriousA11yViolations } from '../../support/axe';
 import { FIXED_SUM, ForkHarness, WRONG_SUM } from '../../support/fork-harness';
+import { value } from '../../support/service-context';
 
 /**
  * Issue 29, items 3 and 4, in real Chromium over the loopback web host and the real service, with
@@ -49,11 +49,6 @@ afterAll(async () => {
   await closeMissionControlWeb(web);
   if (base !== undefined) rmSync(base, { recursive: true, force: true });
 }, 60_000);
-
-function value<C extends ChannelName>(reply: Reply<C>): ChannelResponse<C> {
-  if (!reply.ok) throw new Error(`expected a value, got ${JSON.stringify(reply.error)}`);
-  return reply.value;
-}
 
 const forkPage = (forkId: string): string => `${host.url}#/fork/${forkId}`;
 

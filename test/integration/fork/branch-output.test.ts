@@ -8,9 +8,8 @@ import { statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OUTPUT_TAIL_MAX_LINES } from '../../../shared/fork/branch-output';
-import type { ChannelName, ChannelResponse, Reply } from '../../../shared/ipc/contract';
 import { branch, FIXED_SUM, ForkHarness, WORKFLOW, WRONG_SUM } from '../../support/fork-harness';
-import { serviceOver } from '../../support/service-context';
+import { serviceOver, value } from '../../support/service-context';
 import { useTempDirs } from '../../support/temp-dir';
 
 const tempDir = useTempDirs();
@@ -36,11 +35,6 @@ const CHECK = [
   '}',
   '',
 ].join('\n');
-
-function value<C extends ChannelName>(reply: Reply<C>): ChannelResponse<C> {
-  if (!reply.ok) throw new Error(`expected a value, got ${JSON.stringify(reply.error)}`);
-  return reply.value;
-}
 
 describe('a branch output, where the decision is made', () => {
   it('shows the failing verifier step bounded and redacted, its whole log on request, privately kept and never exported', { timeout: 180_000 }, async () => {

@@ -1,19 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ChannelName, ChannelResponse, Reply } from '../../../shared/ipc/contract';
 import { FIXED_SUM, ForkHarness, WRONG_SUM } from '../../support/fork-harness';
-import { serviceOver } from '../../support/service-context';
+import { serviceOver, value } from '../../support/service-context';
 import { useTempDirs } from '../../support/temp-dir';
 
 const tempDir = useTempDirs();
 // The service under test keeps its keys in the file store (service-context.ts); so does the other process.
 const SAME_KEYS = { CITADEL_KEYSTORE: 'file' };
-
-function value<C extends ChannelName>(reply: Reply<C>): ChannelResponse<C> {
-  if (!reply.ok) throw new Error(`expected a value, got ${JSON.stringify(reply.error)}`);
-  return reply.value;
-}
 
 /** A process's command line, as /proc has it (NUL-separated arguments, joined by spaces). */
 const commandLine = (pid: number): string => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');

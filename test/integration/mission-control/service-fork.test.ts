@@ -1,17 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { MissionControl } from '../../../main/mission-control/service';
 import type { ForkEvent } from '../../../shared/fork/events';
-import type { ChannelName, ChannelResponse, Reply } from '../../../shared/ipc/contract';
 import { FIXED_SUM, ForkHarness, WRONG_SUM } from '../../support/fork-harness';
 import { useTempDirs } from '../../support/temp-dir';
-import { serviceOver } from '../../support/service-context';
+import { serviceOver, value } from '../../support/service-context';
 
 const tempDir = useTempDirs();
-
-function value<C extends ChannelName>(reply: Reply<C>): ChannelResponse<C> {
-  if (!reply.ok) throw new Error(`expected a value, got ${JSON.stringify(reply.error)}`);
-  return reply.value;
-}
 
 /** Resolves with every event seen up to and including the first that `done` accepts. */
 function eventsUntil(service: MissionControl, done: (event: ForkEvent) => boolean): Promise<ForkEvent[]> {

@@ -1,29 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { MissionControl } from '../../../main/mission-control/service';
-import type { ForkEvent } from '../../../shared/fork/events';
-import type { ChannelName, ChannelResponse, Reply } from '../../../shared/ipc/contract';
 import { FIXED_SUM, ForkHarness, WORKFLOW } from '../../support/fork-harness';
-import { serviceOver } from '../../support/service-context';
+import { firstEvent, serviceOver, value } from '../../support/service-context';
 import { useTempDirs } from '../../support/temp-dir';
 
 const tempDir = useTempDirs();
-
-function value<C extends ChannelName>(reply: Reply<C>): ChannelResponse<C> {
-  if (!reply.ok) throw new Error(`expected a value, got ${JSON.stringify(reply.error)}`);
-  return reply.value;
-}
-
-function firstEvent(service: MissionControl, match: (event: ForkEvent) => boolean): Promise<ForkEvent> {
-  return new Promise((resolve) => {
-    const unsubscribe = service.subscribe((event) => {
-      if (!match(event)) return;
-      unsubscribe();
-      resolve(event);
-    });
-  });
-}
 
 /** A version 2 workflow whose one setup step takes 30 s (a stand-in for a real `npm ci`). */
 function slowSetupWorkflow(h: ForkHarness): string {

@@ -21,14 +21,18 @@ type Attempt = Pick<BranchRecord, 'branch_id' | 'attempt'>;
  */
 export async function stopBranchRun(ctx: OrchestratorContext, forkId: string, branch: Attempt): Promise<StopResult> {
   const files = attemptFiles(ctx.root, forkId, branch.branch_id, branch.attempt);
-  const key = stopKey(branch);
+  return journaledStop(ctx, files, stopKey(branch), async () => stopRun(files.status, await readStatus(files.status), GRACE_MS));
+}
+
+/** One STOP as the attempt's journaled effect, under its stop lock: the intent before `act`, its result after. */
+function journaledStop(ctx: OrchestratorContext, files: ReturnType<typeof attemptFiles>, key: string, act: () => Promise<StopResult>): Promise<StopResult> {
   return withDirLock(
     files.stopLock,
     'another STOP of this branch is under way',
     async () => {
       const journal = await Journal.open(files.stopJournal, ctx.now);
       await journal.intent('runtime.stop', key, { requested_at: ctx.now().toISOString() });
-      const result = await stopRun(files.status, await readStatus(files.status), GRACE_MS);
+      const result = await act();
       await journal.result('runtime.stop', key, result.process_gone ? 'done' : 'failed', result);
       return result;
     },
@@ -44,20 +48,8 @@ export async function stopBranchRun(ctx: OrchestratorContext, forkId: string, br
  */
 export async function requestStopBeforeLaunch(ctx: OrchestratorContext, forkId: string, branch: Attempt): Promise<StopResult> {
   const files = attemptFiles(ctx.root, forkId, branch.branch_id, branch.attempt);
-  const key = stopKey(branch);
   await ctx.root.ensureDir(files.dir);
-  return withDirLock(
-    files.stopLock,
-    'another STOP of this branch is under way',
-    async () => {
-      const journal = await Journal.open(files.stopJournal, ctx.now);
-      await journal.intent('runtime.stop', key, { requested_at: ctx.now().toISOString() });
-      const result: StopResult = { process_gone: true, via: 'not_launched' };
-      await journal.result('runtime.stop', key, 'done', result);
-      return result;
-    },
-    { waitMs: STOP_LOCK_WAIT_MS },
-  );
+  return journaledStop(ctx, files, stopKey(branch), () => Promise.resolve({ process_gone: true, via: 'not_launched' }));
 }
 
 /** Whether an operator has asked to stop this attempt at all (a STOP's intent is on record). */

@@ -166,6 +166,22 @@ describe('fork view', () => {
     });
   });
 
+  it('offers Select by the orchestrator\'s rule: not while a branch is unknown, and not once the fork landed', async () => {
+    const blocked = forkStatus({ state: 'blocked' });
+    const unknown = { ...blocked, branches: blocked.branches.map((b) => (b.branch_id === 'branch-codex' ? { ...b, state: 'unknown' as const, failure_code: null } : { ...b, state: 'passed' as const, failure_code: null })) };
+    const view = render(ForkView, { props: { client: fakeClient({ forkStatus: () => ({ ok: true, value: unknown }), forkOverview: () => ({ ok: true, value: overview() }) }).client, forkId: FORK_ID } });
+    const actions = await screen.findByRole('navigation', { name: 'Fork actions' });
+    expect(within(actions).getByRole('link', { name: 'Select' })).toHaveAttribute('aria-disabled', 'true');
+    expect(within(actions).getByRole('link', { name: 'Compare' })).toHaveAttribute('href', `#/fork/${FORK_ID}/compare`);
+    expect(screen.getByTestId('fork-actions-wait')).toHaveTextContent('Select waits: the outcome of branch-codex is not known yet; select once every branch has settled.');
+    view.unmount();
+    const landed = forkStatus({ state: 'landed' });
+    render(ForkView, { props: { client: fakeClient({ forkStatus: () => ({ ok: true, value: landed }), forkOverview: () => ({ ok: true, value: overview() }) }).client, forkId: FORK_ID } });
+    const nav = await screen.findByRole('navigation', { name: 'Fork actions' });
+    expect(within(nav).getByRole('link', { name: 'Select' })).toHaveAttribute('aria-disabled', 'true');
+    await waitFor(() => expect(screen.getByTestId('fork-actions-wait')).toHaveTextContent('Select waits: the fork has already landed'));
+  });
+
   it('names a ready fork whose every branch failed its verifier as such, and no other (issue 29)', async () => {
     const ready = forkStatus({ state: 'ready' });
     const allFailed = { ...ready, branches: ready.branches.map((b) => ({ ...b, state: 'failed' as const, failure_code: 'VERIFIER_FAILED' as const })) };

@@ -14,7 +14,8 @@ esac
 
 # command:package — git for real repositories; D-Bus, gnome-keyring and secret-tool for a real Secret
 # Service; Chromium for the Mission Control UI tests; unshare (util-linux) and ip (iproute2) for the
-# vendor tests' loopback-only namespace; bwrap (bubblewrap) and socat for executor containment;
+# vendor tests' loopback-only namespace; bwrap (bubblewrap) for executor containment (its egress bridge
+# is Node's, not socat);
 # keyctl (keyutils) for the probes that the sandbox cannot reach the kernel keyrings.
 needs=(
   git:git
@@ -26,7 +27,6 @@ needs=(
   unshare:util-linux
   ip:iproute2
   bwrap:bubblewrap
-  socat:socat
   keyctl:keyutils
 )
 
@@ -38,9 +38,10 @@ python_modules=(
   cryptography:python3-cryptography
 )
 
-# The demo runs one contained fork: git for its repository, bubblewrap and socat for its sandbox.
+# The demo runs one contained fork: git for its repository, bubblewrap for its sandbox. The Linux
+# package declares the same list (electron-builder.yml `deb.depends`, checked by the packaging test).
 if [ "$purpose" = demo ]; then
-  needs=(git:git bwrap:bubblewrap socat:socat)
+  needs=(git:git bwrap:bubblewrap)
   python_modules=()
 fi
 

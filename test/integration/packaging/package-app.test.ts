@@ -1,7 +1,7 @@
 import { extractAll, extractFile, listPackage, statFile } from '@electron/asar';
 import { FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,10 @@ import { FUSE_DISABLED, FUSE_ENABLED, writeStandInElectronDist } from './stand-i
 
 const run = promisify(execFile);
 const LOAD_PACKAGED_MAIN = fileURLToPath(new URL('./load-packaged-main.mjs', import.meta.url));
+const STAND_IN_FPM = fileURLToPath(new URL('./stand-in-fpm.mjs', import.meta.url));
+const ENSURE_OS_PACKAGES = path.join(REPO_ROOT, 'test', 'support', 'ensure-os-packages.sh');
+/** electron-builder 26's own deb depends (FpmTarget.getDefaultDepends), which a `depends` list replaces. */
+const ELECTRON_DEB_DEPENDS = ['libgtk-3-0', 'libnotify4', 'libnss3', 'libxss1', 'libxtst6', 'xdg-utils', 'libatspi2.0-0', 'libuuid1', 'libsecret-1-0'];
 const PACKAGE_VERSION = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 /**
@@ -154,6 +158,35 @@ describe('the packaged app (linux-unpacked)', () => {
     );
     expect(started).toBe(2);
   });
+
+  it('builds a deb whose Depends name every package `npm run demo` ensures, beside Electron\'s own', async () => {
+    // The demo's subset in ensure-os-packages.sh (`needs=(git:git bwrap:bubblewrap …)`) is the one list.
+    const demoNeeds = /if \[ "\$purpose" = demo \]; then\n\s*needs=\(([^)]*)\)/.exec(readFileSync(ENSURE_OS_PACKAGES, 'utf8'))?.[1];
+    const demoPackages = (demoNeeds ?? '').trim().split(/\s+/).map((need) => need.split(':')[1]);
+    expect(demoPackages).toEqual(['git', 'bubblewrap']);
+
+    const debs = path.join(output, 'debs');
+    await run(
+      process.execPath,
+      [
+        path.join(REPO_ROOT, 'node_modules/electron-builder/cli.js'),
+        '--projectDir',
+        project,
+        '--linux',
+        'deb',
+        '--prepackaged',
+        path.join(output, 'linux-unpacked'),
+        `-c.directories.output=${debs}`,
+      ],
+      { cwd: project, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, CI: 'true', CUSTOM_FPM_PATH: STAND_IN_FPM } },
+    );
+    const deb = path.join(debs, readdirSync(debs).find((file) => file.endsWith('.deb')) ?? 'no .deb was built');
+    const field = async (name: string) => (await run('dpkg-deb', ['--field', deb, name])).stdout.trim().split(/,\s*/);
+    // Naming depends replaces electron-builder's defaults (what Electron itself needs): they stay first.
+    expect(await field('Depends')).toEqual([...ELECTRON_DEB_DEPENDS, ...demoPackages]);
+    const contents = (await run('dpkg-deb', ['--contents', deb], { maxBuffer: 16 * 1024 * 1024 })).stdout;
+    expect(contents).toMatch(/\/opt\/Citadel Mission Control\/resources\/app\.asar\n/);
+  }, 120_000);
 
   it('flips the fuses: no run-as-node, no inspector, no NODE_OPTIONS, code only from app.asar', async () => {
     const wire = await getCurrentFuseWire(path.join(resources, '..', 'citadel-mission-control'));

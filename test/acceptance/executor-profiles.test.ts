@@ -380,11 +380,11 @@ describe('canonical invocation (decisions D5)', () => {
     expect(denied).toEqual(expect.arrayContaining(['WebFetch', 'WebSearch']));
   });
 
-  it('prints the same tool policy in the README', () => {
-    const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
-    expect(readme).toContain(`\`<ALLOWED>\`: \`${CLAUDE_ALLOWED_TOOLS}\``);
-    expect(readme).toContain(`\`<DENIED>\`: \`${CLAUDE_DISALLOWED_TOOLS}\``);
-    expect(readme).toContain(`contained (the default), \`<ALLOWED>\` ends with \`,${CLAUDE_CONTAINED_EDIT_TOOLS_LIST.join(',')}\``);
+  it('prints the same tool policy in docs/runtimes.md', () => {
+    const runtimesPage = readFileSync(path.join(REPO_ROOT, 'docs', 'runtimes.md'), 'utf8');
+    expect(runtimesPage).toContain(`\`<ALLOWED>\`: \`${CLAUDE_ALLOWED_TOOLS}\``);
+    expect(runtimesPage).toContain(`\`<DENIED>\`: \`${CLAUDE_DISALLOWED_TOOLS}\``);
+    expect(runtimesPage).toContain(`contained (the default), \`<ALLOWED>\` ends with \`,${CLAUDE_CONTAINED_EDIT_TOOLS_LIST.join(',')}\``);
   });
 
   it('produces the exact claude argv for every option combination', () => {

@@ -1,5 +1,5 @@
 /**
- * Issue 13 item 6, the README's Python example run for real: setup `python3 -m venv --without-pip
+ * Issue 13 item 6, the Python example of docs/workflows.md run for real: setup `python3 -m venv --without-pip
  * .venv` with no network (nothing comes from PyPI: `registries` knows npm only), then a verifier
  * that runs the venv's python on the standard library's unittest, contained. Simulated executors:
  * one fixes the bug, one does not; the fork recommends the fix.
@@ -31,7 +31,7 @@ const TEST = [
   '',
 ].join('\n');
 
-/** As in the README: the venv made by setup, the verifier `env .venv/bin/python -B -m unittest …` (a bare command, no shell). */
+/** As in docs/workflows.md: the venv made by setup, the verifier `env .venv/bin/python -B -m unittest …` (a bare command, no shell). */
 const WORKFLOW = {
   schema_version: 2,
   steps: [{ id: 'fix', instruction: 'Fix src/calc.py so that the unit tests pass.' }],

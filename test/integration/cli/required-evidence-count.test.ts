@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ProofReportSchema } from '../../../shared/publish/replay';
 import { FIXED_SUM, ForkHarness } from '../../support/fork-harness';
 import { useTempDirs } from '../../support/temp-dir';
 
@@ -61,5 +62,10 @@ describe('the required-evidence count', () => {
       { branch_id: 'branch-codex', required: 3, present: 3 },
     ]);
     expect(report.replay).toEqual(published);
+    // A report written before the count existed still reads as a proof report.
+    const before: Record<string, unknown> = { ...report };
+    delete before['required_evidence'];
+    expect(ProofReportSchema.safeParse(before).success).toBe(true);
+    expect(ProofReportSchema.safeParse(report).success).toBe(true);
   });
 });

@@ -13,6 +13,7 @@ import type { BranchRecord, ForkRecord } from '../../shared/fork/fork-record';
 import { modelProof } from '../../shared/fork/model-proof';
 import { branchResultOf, ExecutionReceiptSchema, ForkReceiptSchema, ObservationSchema, type ExecutionReceipt, type Observation } from '../../shared/fork/receipts';
 import { ForkRequestSchema, SignerRecordSchema, type ForkRequest } from '../../shared/fork/fork-request';
+import { requiredVerifierSteps, type RequiredStepId } from '../../shared/fork/required-evidence';
 import { containmentDigest, type ContainmentTemplate } from '../../shared/sandbox/containment-policy';
 import { setupPolicyDigest } from '../setup/setup-template';
 import { attemptFiles, type AttemptFiles } from '../store/fork-layout';
@@ -117,7 +118,7 @@ export async function verifyFork(ctx: StoredForks, forkId: string): Promise<Veri
     forkReasons.push(...setReasons);
     return forkReasons;
   });
-  const requiredSteps = 2 + (c?.verifier.command ? 1 : 0);
+  const requiredSteps = requiredVerifierSteps(c?.verifier ?? null);
   // `settled` is awaited here too, so a failed lookup is thrown even for a fork with no branches.
   const [branches] = await Promise.all([Promise.all(slots.map((slot) => verifyBranch(ctx, forkId, record, c, contractDigest, profiles, slot, publicKey, settled, requiredSteps))), settled]);
   return { record, contract: c, forkReasons, trust: await trustLookup, branches };
@@ -159,7 +160,7 @@ async function verifyBranch(
   slot: BranchSlot,
   publicKey: KeyObject | null,
   forkReasons: Promise<readonly VerificationReason[]>,
-  requiredSteps: number,
+  requiredSteps: readonly RequiredStepId[],
 ): Promise<BranchEvidence> {
   const { branchId, branch } = slot;
   const profile = slot.profile ?? profiles.find((p) => branchIdFor(p.profile_id) === branchId) ?? null;

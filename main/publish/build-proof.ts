@@ -26,6 +26,7 @@ export async function buildProof(ctx: OrchestratorContext, forkId: string): Prom
       model_proof: { passed: count('passed'), failed: count('failed'), unknown: count('unknown') },
     },
     comparison: { outcome: comparison.outcome, recommended_branch_id: comparison.recommended_branch_id },
+    required_evidence: comparison.branches.map((b) => ({ branch_id: b.branch_id, ...b.required_evidence })),
     replay_digest: digestOf(replay),
     replay,
     // Counts come from verified evidence; the embedded replay's record facts do not.

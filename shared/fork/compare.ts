@@ -4,6 +4,7 @@ import type { ExecutionReceipt } from './receipts';
 import { isComparableBranch } from './fork-state';
 import { ModelProofSchema, ModelProofStatusSchema, type ModelProof } from './model-proof';
 import { WireFactsSchema } from '../runtime/wire';
+import { requiredEvidence, type RequiredStepId } from './required-evidence';
 
 /** Why a branch cannot be compared, or whose evidence is incomplete: enumerated, never free text. */
 export const VERIFICATION_REASONS = [
@@ -60,8 +61,8 @@ export interface BranchEvidence {
   /** Digests of the verified envelopes; null unless verified. */
   readonly execution_receipt_digest: string | null;
   readonly fork_receipt_digest: string | null;
-  /** Verifier steps the contract requires for this branch. */
-  readonly required_steps: number;
+  /** The verifier steps the contract requires for this branch (required-evidence.ts). */
+  readonly required_steps: readonly RequiredStepId[];
 }
 
 export const ComparedBranchSchema = z.strictObject({
@@ -179,8 +180,8 @@ function compareOne(e: BranchEvidence): ComparedBranch {
   if ((r?.wire?.refused ?? 0) > 0) warnings.push('gateway_refusals');
   // The logs kept only the supervisor's cap of what the runtime printed (issue 12).
   if (r?.output_truncated) warnings.push('output_truncated');
-  const present = r ? r.verifier.steps.filter((s) => s.status !== 'not_run').length : 0;
-  if (comparable && r?.status === 'passed' && present < e.required_steps) warnings.push('verifier_evidence_incomplete');
+  const evidence = requiredEvidence(e.required_steps, r?.verifier.steps ?? []);
+  if (comparable && r?.status === 'passed' && evidence.present < evidence.required) warnings.push('verifier_evidence_incomplete');
   return {
     branch_id: e.branch_id,
     profile_id: e.profile_id,
@@ -191,7 +192,7 @@ function compareOne(e: BranchEvidence): ComparedBranch {
     status: r?.status ?? null,
     failure_code: r?.failure_code ?? null,
     verifier_status: r?.verifier.status ?? 'unknown',
-    required_evidence: { required: e.required_steps, present },
+    required_evidence: evidence,
     model_proof: e.model_proof.status,
     model: e.model_proof,
     files_changed: r?.diff?.files_changed ?? null,

@@ -106,6 +106,12 @@ export const ProofReportSchema = z.strictObject({
     outcome: z.enum(['recommend', 'tie', 'insufficient-evidence']),
     recommended_branch_id: z.string().nullable(),
   }),
+  /**
+   * Issue 30: per branch, how many of the verifier steps its contract requires ran, as the
+   * comparison counts them (shared/fork/required-evidence.ts). Here, not in the replay, so replays
+   * (and the attestations that bind them) stay byte-identical; optional only so reports written before still open.
+   */
+  required_evidence: z.array(z.strictObject({ branch_id: z.string(), required: z.number().int(), present: z.number().int() })).optional(),
   replay_digest: DigestSchema,
   replay: ReplaySchema,
   /** The replay's record facts are unsigned (see ReplaySchema `fork.record_facts`); optional only so reports written before still open. */

@@ -2,6 +2,8 @@ import { render, screen, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import { compareBranches } from '../../shared/fork/compare';
 import { modelProof } from '../../shared/fork/model-proof';
+import type { VerifierStep } from '../../shared/fork/receipts';
+import { requiredVerifierSteps } from '../../shared/fork/required-evidence';
 import { BranchDetailSchema } from '../../shared/ipc/contract';
 import CompareView from '../../renderer/src/views/CompareView.svelte';
 import { fakeClient } from './support/fake-client';
@@ -196,5 +198,29 @@ describe('compare view, every branch and honest words', () => {
     const table = await screen.findByRole('table', { name: 'Evidence (decides the outcome)' });
     expect(within(table).getAllByRole('columnheader')).toHaveLength(3);
     expect(screen.queryByRole('region', { name: /scrolls sideways/i })).toBeNull();
+  });
+});
+
+describe('compare view, required evidence (issue 30)', () => {
+  it('counts required steps only: "3 of 3 required steps ran" where result_symlinks ran before the three required ones', async () => {
+    // Every receipt written since issue 12 runs result_symlinks first; it is not a required step.
+    const steps: VerifierStep[] = (['result_symlinks', 'protected_paths', 'git_diff_check', 'workflow_verifier'] as const).map((id) => ({
+      id,
+      status: 'passed',
+      exit_code: 0,
+      timed_out: false,
+      duration_ms: 1,
+      output_digest: null,
+    }));
+    const required = requiredVerifierSteps({ command: { command: 'npm', args: ['test'] } });
+    const comparison = compareBranches(
+      ['branch-claude', 'branch-codex'].map((id) => ({ ...evidence(id, receipt(id, { verifier: { status: 'passed', steps } })), required_steps: required })),
+    );
+    const { client } = fakeClient({ compareFork: () => ({ ok: true, value: comparison }) });
+    render(CompareView, { props: { client, forkId: FORK_ID } });
+
+    await screen.findByRole('table', { name: 'Evidence (decides the outcome)' });
+    const cells = within(rowOf(/^required evidence/i)).getAllByRole('cell');
+    expect(cells.map((cell) => cell.textContent)).toEqual(['3 of 3 required steps ran', '3 of 3 required steps ran']);
   });
 });

@@ -1,5 +1,6 @@
 import type { Comparison, ComparedBranch } from '../../../shared/fork/compare';
 import { describeContainment, type ContainmentShown } from '../../../shared/fork/containment-display';
+import { describeRequiredEvidence } from '../../../shared/fork/required-evidence';
 import { describeWire } from '../../../shared/fork/wire-display';
 
 const show = (value: number | null, unit = ''): string => (value === null ? 'unknown' : `${value}${unit}`);
@@ -14,7 +15,7 @@ export function renderComparison(comparison: Comparison): string {
   for (const b of comparison.branches) {
     lines.push(
       `${b.branch_id} (${b.runtime})  ${b.comparable ? 'comparable' : 'NOT comparable'}  receipt ${b.receipt_verified ? 'verified' : 'NOT verified'}${b.reasons.includes('signer_untrusted') ? '  signer UNTRUSTED' : ''}`,
-      `  verifier ${b.verifier_status} (${b.required_evidence.present}/${b.required_evidence.required} required steps ran)${b.failure_code ? `  ${b.failure_code}` : ''}`,
+      `  verifier ${b.verifier_status} (${describeRequiredEvidence(b.required_evidence)})${b.failure_code ? `  ${b.failure_code}` : ''}`,
       `  model requested ${b.model.requested_model}${b.model.requested_provider ? ` via ${b.model.requested_provider}` : ''}, observed ${b.model.observed_model ?? 'unknown'}${b.model.observed_model_source === 'gateway_wire' ? ' (on the wire)' : ''}, proof ${b.model_proof}`,
       ...(b.wire === null ? [] : [`  gateway ${describeWire(b.wire)}`]),
       `  containment ${marked(describeContainment(b.containment, b.receipt_verified))}`,

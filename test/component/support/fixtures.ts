@@ -94,7 +94,8 @@ export function evidence(branchId: string, verifiedReceipt: ExecutionReceipt | n
     model_proof: modelProof({ model: requested, local_provider: null }, verifiedReceipt?.telemetry ?? null),
     execution_receipt_digest: verifiedReceipt === null ? null : digest(`receipt ${branchId}`),
     fork_receipt_digest: verifiedReceipt === null ? null : digest(`wrapper ${branchId}`),
-    required_steps: 1,
+    // The fixture receipt's one verifier step.
+    required_steps: ['git_diff_check'],
   };
 }
 

@@ -9,10 +9,13 @@ import { digestOf } from '../../../shared/digest';
 import { compareBranches, ComparisonSchema, type BranchEvidence, type Comparison, type VerificationReason } from '../../../shared/fork/compare';
 import { modelProof } from '../../../shared/fork/model-proof';
 import { ExecutionReceiptSchema, type ExecutionReceipt, type VerifierStep } from '../../../shared/fork/receipts';
+import { requiredVerifierSteps } from '../../../shared/fork/required-evidence';
 import type { FailureCode } from '../../../shared/runtime/telemetry';
 import { wireFactsOf } from '../../../shared/runtime/wire-facts';
 
 const FORK_ID = 'fork-01jz8y3k7q2w5e9r4t6y8v0a1b';
+// A contract with a workflow verifier command: three required steps.
+const REQUIRED = requiredVerifierSteps({ command: 'npm test' });
 const BASE = 'a'.repeat(40);
 
 interface ReceiptFacts {
@@ -21,6 +24,8 @@ interface ReceiptFacts {
   readonly verifier?: 'passed' | 'failed' | 'not_run';
   /** Steps with evidence; the rest are not_run. Defaults to all three. */
   readonly steps_present?: number;
+  /** The receipt starts with a passed `result_symlinks` step, as every receipt written since issue 12 does (it is not a required step). */
+  readonly result_symlinks?: boolean;
   readonly cost_usd?: number | null;
   readonly duration_ms?: number | null;
   readonly tokens?: number | null;
@@ -38,6 +43,7 @@ function receipt(branchId: string, facts: ReceiptFacts = {}): ExecutionReceipt {
       ? { id, status: verifier === 'failed' && i === present - 1 ? 'failed' : 'passed', exit_code: 0, timed_out: false, duration_ms: 5, output_digest: digestOf(id) }
       : { id, status: 'not_run', exit_code: null, timed_out: false, duration_ms: null, output_digest: null },
   );
+  if (facts.result_symlinks) steps.unshift({ id: 'result_symlinks', status: 'passed', exit_code: null, timed_out: false, duration_ms: 1, output_digest: digestOf('links') });
   const observed = facts.observed_model === undefined ? 'claude-sonnet-4-5' : facts.observed_model;
   return ExecutionReceiptSchema.parse({
     schema_version: 1,
@@ -87,7 +93,7 @@ function verified(branchId: string, facts: ReceiptFacts = {}, requestedModel: st
     model_proof: modelProof({ model: requestedModel, local_provider: null }, r.telemetry),
     execution_receipt_digest: digestOf(r),
     fork_receipt_digest: digestOf(['wrapper', branchId]),
-    required_steps: 3,
+    required_steps: REQUIRED,
   };
 }
 
@@ -102,7 +108,7 @@ function unverified(branchId: string, reasons: readonly VerificationReason[]): B
     model_proof: modelProof({ model: 'gpt-5.1-codex-mini', local_provider: null }, null),
     execution_receipt_digest: null,
     fork_receipt_digest: null,
-    required_steps: 3,
+    required_steps: REQUIRED,
   };
 }
 
@@ -209,6 +215,19 @@ describe('compare: verifier completeness dominates', () => {
     const c = compare([incomplete, passed('branch-b', { cost_usd: 9, duration_ms: 99_999 })]);
     expect(branch(c, 'branch-a')).toMatchObject({ required_evidence: { required: 3, present: 2 }, warnings: ['verifier_evidence_incomplete'] });
     expect(branch(c, 'branch-b').warnings).toEqual([]);
+    expect(c).toMatchObject({ outcome: 'recommend', recommended_branch_id: 'branch-b' });
+  });
+
+  it('counts required steps only: a receipt whose result_symlinks step ran too shows 3 of 3, not 4 of 3 (issue 30)', () => {
+    const c = compare([passed('branch-a', { result_symlinks: true }), passed('branch-b', { result_symlinks: true })]);
+    for (const b of c.branches) expect(b).toMatchObject({ required_evidence: { required: 3, present: 3 }, warnings: [] });
+  });
+
+  it('a step that is not required never stands in for a required one that did not run', () => {
+    // result_symlinks ran, the workflow verifier did not: 2 of 3, so the pass is incomplete.
+    const incomplete = passed('branch-a', { result_symlinks: true, steps_present: 2 });
+    const c = compare([incomplete, passed('branch-b', { result_symlinks: true })]);
+    expect(branch(c, 'branch-a')).toMatchObject({ required_evidence: { required: 3, present: 2 }, warnings: ['verifier_evidence_incomplete'] });
     expect(c).toMatchObject({ outcome: 'recommend', recommended_branch_id: 'branch-b' });
   });
 

@@ -96,7 +96,7 @@ const verified = {
     model_proof: { requested_model: 'default', requested_provider: null, observed_model: null, status: 'unknown' },
     execution_receipt_digest: d(`receipt ${id}`),
     fork_receipt_digest: null,
-    required_steps: 2,
+    required_steps: ['protected_paths', 'git_diff_check'],
   })),
 } as unknown as VerifiedFork;
 

@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
  * The layer table (ARCHITECTURE.md, "Layers are enforced by lint"), on the model of VS Code's
  * `code-layering` and `import/no-restricted-paths` zones: each room, the project folders it may
  * import from (npm packages aside), whether it may use Node built-ins, and what of electron.
- * Import cycles are checked apart, by test/unit/lint/import-cycles.test.ts.
+ * Import cycles, between files and between folders, are checked apart, by test/unit/lint/import-cycles.test.ts.
  */
 const ROOMS = [
   { room: 'shared', mayImport: ['shared'], node: false, electron: 'never', why: 'shared/ is environment-free: it runs in the renderer too' },

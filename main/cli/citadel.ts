@@ -1,5 +1,5 @@
 import packageJson from '../../package.json';
-import { processIo } from './output';
+import { processIo } from './io/output';
 import { runCli } from './program';
 
 process.exitCode = await runCli(process.argv.slice(2), { io: processIo, version: packageJson.version });

@@ -9,7 +9,7 @@ import { runtimesCommand } from './commands/runtimes';
 import { registerTrustCommands } from './commands/trust';
 import { verifyCommand } from './commands/verify';
 import { registerKeysCommands } from './commands/keys';
-import { asCitadelError, EXIT_OK, EXIT_USAGE, printError, type Io } from './output';
+import { asCitadelError, EXIT_OK, EXIT_USAGE, printError, type Io } from './io/output';
 
 export interface CliContext {
   readonly io: Io;

@@ -2,7 +2,7 @@ import { canonicalProfileOrder, executorSetDigest, profileDigest } from '../../s
 import { branchIdFor, type ExecutorSetDescription } from '../../shared/executors/executor-set-description';
 import type { ExecutorProfile } from '../../shared/executors/profile-schema';
 import { adapterFor } from '../runtimes/registry';
-import type { InvocationContainment, RuntimeAdapter } from '../runtimes/runtime-adapter';
+import type { InvocationContainment, RuntimeAdapter } from '../runtimes/adapter-contract/runtime-adapter';
 
 /**
  * Digests and exact argv of a validated executor set, in canonical (profile_id) order. The argv

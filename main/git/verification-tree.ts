@@ -1,6 +1,6 @@
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { cleanExclusions, NO_KEPT_PATHS, restoreKeptPaths, type KeptPaths } from '../setup/kept-paths';
+import { cleanExclusions, NO_KEPT_PATHS, restoreKeptPaths, type KeptPaths } from './kept-paths';
 import type { BranchRepository } from './branch-repository';
 import { runGit, stdoutFields, stdoutLine } from './run';
 import { treeEntriesOfMode } from './tree-entries';

@@ -1,6 +1,6 @@
 import type { ForkEventSink } from '../../shared/fork/events';
 import type { KeyStore } from '../evidence/keys/key-store';
-import type { RuntimeAdapter } from '../runtimes/runtime-adapter';
+import type { RuntimeAdapter } from '../runtimes/adapter-contract/runtime-adapter';
 import type { SandboxBackend } from '../sandbox/sandbox-backend';
 import type { ForkRoot } from '../store/fork-root';
 import type { ForkStore } from '../store/fork-store';

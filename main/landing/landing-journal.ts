@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { DigestSchema } from '../../shared/digest';
 import { CitadelError } from '../../shared/errors';
 import type { SelectionRecord } from '../../shared/fork/landing';
-import { BranchIdSchema, CommitShaSchema, ForkIdSchema, IsoTimeSchema } from '../../shared/fork/ids';
+import { BranchIdSchema, CommitShaSchema, ForkIdSchema } from '../../shared/fork/ids';
+import { IsoTimeSchema } from '../../shared/iso-time';
 import type { Journal } from '../store/journal';
 
 /** Journaled before the merge: everything recovery needs to recognise the merge commit, and to record it. */

@@ -17,7 +17,7 @@ import {
 } from '../../shared/sandbox/containment-policy';
 import { childEnvironment, COMMON_ENV_ALLOWLIST, PORT_ENV_NAME } from '../runtimes/env-allowlist';
 import type { ResolvedExecutable } from '../runtimes/resolve-executable';
-import type { GatewayInsideFacts, RuntimeAdapter } from '../runtimes/runtime-adapter';
+import type { GatewayInsideFacts, RuntimeAdapter } from '../runtimes/adapter-contract/runtime-adapter';
 import { egressInside } from '../sandbox/egress/egress-environment';
 import { makeBridgeSocketPath } from '../sandbox/egress/socket-dir';
 import { writeLaunchFiles } from '../sandbox/generated-etc';

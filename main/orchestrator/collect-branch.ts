@@ -36,7 +36,7 @@ import { failureOf, type RunEnd } from './branch-failure';
 import { containedVerifier, runtimeEnvironmentOf } from './branch-containment';
 import { branchPortBlock, readLaunchFacts } from './launch-branch';
 import { setupEvidence } from './setup-branch';
-import { NO_KEPT_PATHS, type KeptPaths } from '../setup/kept-paths';
+import { NO_KEPT_PATHS, type KeptPaths } from '../git/kept-paths';
 import { readKeptPaths } from '../setup/setup-facts';
 import { releasePortBlocks } from '../workspace/port-blocks';
 import { changedWorktreeIncludes, copyWorktreeIncludes, CopiedIncludesSchema, type CopiedInclude } from '../workspace/worktree-include';

@@ -24,7 +24,7 @@ import { safeNpmCacheRoot } from './setup-branch';
 import { usesNpmConfig } from '../setup/package-toolchain';
 import { newForkId } from './new-fork-id';
 import { adapterFor } from '../runtimes/registry';
-import { profileFor } from '../runtimes/runtime-adapter';
+import { profileFor } from '../runtimes/adapter-contract/runtime-adapter';
 
 export type ExecutorInput = { kind: 'runtimes'; list: string } | { kind: 'executors'; profiles: readonly RuntimeProfile[] };
 

@@ -5,7 +5,7 @@ import type { ExecutorChoiceSchema } from '../../shared/ipc/contract';
 import { describeExecutorSet } from '../executors/describe-executor-set';
 import { loadExecutorFile } from '../executors/load-executor-file';
 import type { OrchestratorContext } from '../host/context';
-import type { InvocationContainment } from '../runtimes/runtime-adapter';
+import type { InvocationContainment } from '../runtimes/adapter-contract/runtime-adapter';
 import { resolveExecutorChoice } from './executor-choice';
 
 /** Only the runtime plug-ins: describing an executor set reads nothing else of the host. */

@@ -7,7 +7,7 @@ import type { CredentialGrant } from '../runtimes/credentials/credential-grant';
 import { hostCredentialDeps } from '../runtimes/credentials/runtime-credentials';
 import { placeholderFor } from '../runtimes/credentials/placeholder';
 import { resolveGrant } from '../runtimes/credentials/resolve-grant';
-import type { RuntimeAdapter } from '../runtimes/runtime-adapter';
+import type { RuntimeAdapter } from '../runtimes/adapter-contract/runtime-adapter';
 import { createAttemptCa } from '../sandbox/gateway/attempt-ca';
 import type { GatewaySpec } from '../sandbox/gateway/gateway-spec';
 import type { OrchestratorContext } from '../host/context';

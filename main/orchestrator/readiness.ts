@@ -3,11 +3,11 @@ import { CitadelError, isCitadelError } from '../../shared/errors';
 import type { LocalProviderReadiness, ReadinessReport, RuntimeReadiness } from '../../shared/runtime/readiness';
 import type { SandboxReadiness } from '../../shared/sandbox/sandbox-readiness';
 import { childEnvironment } from '../runtimes/env-allowlist';
-import { probeLocalProviders, providerEndpointsFrom, type ProviderEndpoints } from '../runtimes/local-providers';
+import { probeLocalProviders, providerEndpointsFrom, type ProviderEndpoints } from '../runtimes/local-providers/local-providers';
 import { resolveExecutable } from '../runtimes/resolve-executable';
 import { credentialFacts } from '../runtimes/credentials/resolve-grant';
 import { hostCredentialDeps, type CredentialDeps } from '../runtimes/credentials/runtime-credentials';
-import type { RuntimeAdapter } from '../runtimes/runtime-adapter';
+import type { RuntimeAdapter } from '../runtimes/adapter-contract/runtime-adapter';
 import { sandboxReadiness } from '../sandbox/registry';
 import type { SandboxBackend } from '../sandbox/sandbox-backend';
 

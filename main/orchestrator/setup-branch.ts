@@ -16,7 +16,7 @@ import { startHostBridge } from '../sandbox/egress/host-bridge';
 import { makeBridgeSocketPath } from '../sandbox/egress/socket-dir';
 import { writeLaunchFiles } from '../sandbox/generated-etc';
 import type { SandboxLauncher } from '../sandbox/sandbox-backend';
-import { snapshotKeptPaths } from '../setup/kept-paths';
+import { snapshotKeptPaths } from '../git/kept-paths';
 import { assertCacheRootSafe, citadelCacheRoot, openStepNpmCache, type StepNpmCache } from '../setup/npm-cache';
 import { readNpmConfig, usesNpmConfig, type NpmConfig } from '../setup/package-toolchain';
 import { runSetupSteps, type PreparedSetupStep } from '../setup/run-setup-steps';

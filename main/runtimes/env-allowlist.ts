@@ -1,4 +1,4 @@
-import type { RuntimeAdapter } from './runtime-adapter';
+import type { RuntimeAdapter } from './adapter-contract/runtime-adapter';
 
 /** Names every runtime child may receive (decisions D6); a RegExp stands for a glob such as `LC_*`. */
 export const COMMON_ENV_ALLOWLIST: readonly (string | RegExp)[] = [

@@ -2,7 +2,7 @@ import { CitadelError } from '../../shared/errors';
 import type { RuntimeId } from '../../shared/executors/profile-schema';
 import { claudeAdapter } from './claude/adapter';
 import { codexAdapter } from './codex/adapter';
-import type { RuntimeAdapter } from './runtime-adapter';
+import type { RuntimeAdapter } from './adapter-contract/runtime-adapter';
 
 /** The built-in runtime plug-ins, keyed by the runtime id a profile names. */
 export const BUILTIN_ADAPTERS: Readonly<Record<RuntimeId, RuntimeAdapter>> = {

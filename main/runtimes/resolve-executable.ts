@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import { access, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { CitadelError } from '../../shared/errors';
-import type { VendorPackage } from './runtime-adapter';
+import type { VendorPackage } from './adapter-contract/runtime-adapter';
 
 export interface ResolvedExecutable {
   /** What spawn() runs, with shell: false. */

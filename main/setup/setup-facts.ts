@@ -4,7 +4,7 @@ import { ReceiptContainmentSchema } from '../../shared/fork/containment-facts';
 import { SetupStepEvidenceSchema } from '../../shared/fork/receipts';
 import { CHECKPOINT, readStoredJson } from '../store/read-stored-json';
 import { SetupFailureSchema } from '../../shared/fork/workflow';
-import { KeptPathsSchema, type KeptPaths } from './kept-paths';
+import { KeptPathsSchema, type KeptPaths } from '../git/kept-paths';
 
 /** One attempt's setup as it ran (`setup.json` beside the attempt's other files). */
 export const SetupFactsSchema = z.strictObject({

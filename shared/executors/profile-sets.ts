@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IsoTimeSchema } from '../fork/ids';
+import { IsoTimeSchema } from '../iso-time';
 import { ExecutorFileSchema } from './profile-schema';
 
 /**

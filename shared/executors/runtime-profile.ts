@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { RuntimeLabelSchema } from '../fork/fork-record';
 import { LocalProviderSchema, ModelIdSchema, ProfileIdSchema } from './profile-schema';
+
+/** The runtime a profile names, and so a branch runs: any registered adapter's id, not only claude | codex. */
+export const RuntimeLabelSchema = z.string().regex(/^[a-z][a-z0-9-]{0,31}$/);
 
 /**
  * A profile as the engine stores, digests and launches it: the five executor-profile fields with

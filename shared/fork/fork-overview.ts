@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DigestSchema } from '../digest';
-import { BranchIdSchema, CommitShaSchema, ForkIdSchema, IsoTimeSchema } from './ids';
+import { BranchIdSchema, CommitShaSchema, ForkIdSchema } from './ids';
+import { IsoTimeSchema } from '../iso-time';
 import { AgainstEvidenceSchema } from './selection-evidence';
 
 /**

@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { DigestSchema } from '../digest';
 import { ErrorCodeSchema } from '../errors';
 import { FailureCodeSchema } from '../runtime/telemetry';
+import { RuntimeLabelSchema } from '../executors/runtime-profile';
 import { BRANCH_STATES, FORK_STATES } from './fork-states';
-import { BranchIdSchema, CommitShaSchema, ForkIdSchema, gitBranchName, IsoTimeSchema } from './ids';
+import { BranchIdSchema, CommitShaSchema, ForkIdSchema, gitBranchName } from './ids';
+import { IsoTimeSchema } from '../iso-time';
 
 /** Parent fork states (spec/operation-fork.md, States; the names in fork-states.ts). */
 export const ForkStateSchema = z.enum(FORK_STATES);
@@ -23,8 +25,6 @@ export type BlockedReason = z.infer<typeof BlockedReasonSchema>;
 
 export const StateChangeSchema = z.strictObject({ state: z.string(), at: IsoTimeSchema });
 export type StateChange = z.infer<typeof StateChangeSchema>;
-
-export const RuntimeLabelSchema = z.string().regex(/^[a-z][a-z0-9-]{0,31}$/);
 
 export const BranchRecordSchema = z.strictObject({
   branch_id: BranchIdSchema,

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ForkStatusSchema, type ForkStatus } from './fork-record';
 import { FORK_OUTCOME_KINDS } from './fork-triage';
-import { BranchIdSchema, IsoTimeSchema } from './ids';
+import { BranchIdSchema } from './ids';
+import { IsoTimeSchema } from '../iso-time';
 
 /** A settled, undecided fork's outcome at a glance (shared/fork/fork-triage.ts), from its record. */
 export const ForkOutcomeSchema = z.strictObject({ kind: z.enum(FORK_OUTCOME_KINDS), branch_ids: z.array(BranchIdSchema) });

@@ -17,4 +17,3 @@ export function gitBranchName(forkId: string, branchId: string): string {
 }
 
 export const CommitShaSchema = z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/);
-export const IsoTimeSchema = z.iso.datetime({ offset: false });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { digestOf, DigestSchema, type Digest } from '../digest';
 import { WorktreeIncludeEntrySchema } from './contract';
-import { IsoTimeSchema } from './ids';
+import { IsoTimeSchema } from '../iso-time';
 
 /**
  * The operator confirms which of their ignored files a repository's `.worktreeinclude` hands to

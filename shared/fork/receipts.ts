@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { DigestSchema } from '../digest';
 import { ReceiptContainmentSchema } from './containment-facts';
 import { FailureCodeSchema, TelemetrySchema } from '../runtime/telemetry';
-import { BranchIdSchema, CommitShaSchema, ForkIdSchema, IssuerIdSchema, IsoTimeSchema } from './ids';
-import { RuntimeLabelSchema } from './fork-record';
+import { BranchIdSchema, CommitShaSchema, ForkIdSchema, IssuerIdSchema } from './ids';
+import { IsoTimeSchema } from '../iso-time';
+import { RuntimeLabelSchema } from '../executors/runtime-profile';
 import { WorktreeIncludeEntrySchema } from './contract';
 import { WireFactsSchema } from '../runtime/wire';
 

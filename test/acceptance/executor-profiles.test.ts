@@ -22,7 +22,7 @@ import { loadExecutorFile } from '../../main/executors/load-executor-file';
 import { CLAUDE_ALLOWED_TOOLS, CLAUDE_CONTAINED_EDIT_TOOLS_LIST, CLAUDE_DISALLOWED_TOOLS } from '../../main/runtimes/claude/tool-policy';
 import { adapterFor, BUILTIN_ADAPTERS } from '../../main/runtimes/registry';
 import { resolveExecutable } from '../../main/runtimes/resolve-executable';
-import { executorSelectionFrom } from '../../main/cli/executor-selection';
+import { executorSelectionFrom } from '../../main/cli/commands/fork/executor-selection';
 import { REPO_ROOT, runCli } from '../support/run-cli';
 import { useTempDirs } from '../support/temp-dir';
 

@@ -1,6 +1,6 @@
 /** The completeness check of the conformance suite can fail, with a message that says why. */
 import { describe, expect, it } from 'vitest';
-import type { RuntimeAdapter } from '../../main/runtimes/runtime-adapter';
+import type { RuntimeAdapter } from '../../main/runtimes/adapter-contract/runtime-adapter';
 import { claudeCase } from './cases/claude.case';
 import { codexCase } from './cases/codex.case';
 import { conformanceEchoCase } from './cases/conformance-echo.case';

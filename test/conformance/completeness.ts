@@ -1,5 +1,5 @@
-import type { RuntimeAdapter } from '../../main/runtimes/runtime-adapter';
-import type { ConformanceCase } from './conformance-case';
+import type { RuntimeAdapter } from '../../main/runtimes/adapter-contract/runtime-adapter';
+import type { ConformanceCase } from './cases/conformance-case';
 
 /**
  * Why a list of cases does not cover a set of registered adapters exactly once each, as sorted

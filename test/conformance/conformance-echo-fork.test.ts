@@ -15,7 +15,7 @@ import { labelledStatus } from '../../main/orchestrator/fork-labels';
 import { buildReplay } from '../../main/publish/build-replay';
 import { renderPublic } from '../../main/publish/export-public';
 import { BUILTIN_ADAPTERS } from '../../main/runtimes/registry';
-import type { RuntimeAdapter } from '../../main/runtimes/runtime-adapter';
+import type { RuntimeAdapter } from '../../main/runtimes/adapter-contract/runtime-adapter';
 import { validateExecutorFile } from '../../shared/executors/validate-executor-file';
 import type { RuntimeProfile } from '../../shared/executors/runtime-profile';
 import { ReplaySchema } from '../../shared/publish/replay';

@@ -8,13 +8,13 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runtimeReadiness } from '../../main/orchestrator/readiness';
 import { BUILTIN_ADAPTERS } from '../../main/runtimes/registry';
-import type { FinishedRun } from '../../main/runtimes/runtime-adapter';
+import type { FinishedRun } from '../../main/runtimes/adapter-contract/runtime-adapter';
 import type { RuntimeProfile } from '../../shared/executors/runtime-profile';
 import { RuntimeReadinessSchema } from '../../shared/runtime/readiness';
 import { ParsedRuntimeOutputSchema, UNKNOWN_TELEMETRY, type FailureCode, type ParsedRuntimeOutput } from '../../shared/runtime/telemetry';
 import { useTempDirs } from '../support/temp-dir';
 import { completenessProblems } from './completeness';
-import { TRANSCRIPT_KINDS, type ConformanceCase, type ProfileOptions, type TranscriptKind } from './conformance-case';
+import { TRANSCRIPT_KINDS, type ConformanceCase, type ProfileOptions, type TranscriptKind } from './cases/conformance-case';
 import { acceptedCombinations, combinationKey } from './option-space';
 import { CONFORMANCE_ADAPTERS, CONFORMANCE_CASES } from './registry';
 

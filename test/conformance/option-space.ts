@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { canonicalJson } from '../../shared/canonical-json';
-import type { RuntimeAdapter } from '../../main/runtimes/runtime-adapter';
-import type { ProfileOptions } from './conformance-case';
+import type { RuntimeAdapter } from '../../main/runtimes/adapter-contract/runtime-adapter';
+import type { ProfileOptions } from './cases/conformance-case';
 
 /**
  * Every option combination an adapter's profile schema accepts: the case's models times every

@@ -1,9 +1,9 @@
 import { BUILTIN_ADAPTERS } from '../../main/runtimes/registry';
-import type { RuntimeAdapter } from '../../main/runtimes/runtime-adapter';
+import type { RuntimeAdapter } from '../../main/runtimes/adapter-contract/runtime-adapter';
 import { claudeCase } from './cases/claude.case';
 import { codexCase } from './cases/codex.case';
 import { conformanceEchoCase } from './cases/conformance-echo.case';
-import type { ConformanceCase } from './conformance-case';
+import type { ConformanceCase } from './cases/conformance-case';
 import { conformanceEchoAdapter } from './conformance-echo/adapter';
 
 /**

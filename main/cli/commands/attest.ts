@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { openOrchestratorContext } from '../../host/open-context';
 import { attestFork } from '../../orchestrator';
-import { printJson, type Io } from '../output';
+import { printJson, type Io } from '../io/output';
 
 /** `citadel fork attest FORK_ID [--output FILE] [--json]` (issue 15). Parsing and printing only; the rule is main/evidence/attestation. */
 export function attestCommand(fork: Command, io: Io): void {

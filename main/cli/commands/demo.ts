@@ -4,7 +4,7 @@ import { runDemo } from '../../demo/run-demo';
 import type { OrchestratorContext } from '../../host/context';
 import { labelledStatus } from '../../orchestrator';
 import { openOrchestratorContext } from '../../host/open-context';
-import { printJson, type Io } from '../output';
+import { printJson, type Io } from '../io/output';
 import { renderComparison } from './render-comparison';
 import { describeEvent, renderForkStatus, renderLandingChecks } from './render-fork';
 

@@ -1,7 +1,7 @@
 import { CitadelError } from '../../../shared/errors';
 import { openOrchestratorContext } from '../../host/open-context';
 import { profileSets } from '../../orchestrator';
-import { printJson, type Io } from '../output';
+import { printJson, type Io } from '../io/output';
 
 /**
  * `citadel executors sets [NAME] [--json]`: the profile sets saved in Mission Control's New Fork.

@@ -1,7 +1,7 @@
 import type { ExecutorSetDescription } from '../../../shared/executors/executor-set-description';
 import { hostAdapters } from '../../host/open-context';
 import { validateExecutorFile } from '../../orchestrator';
-import { displayArgv, printJson, type Io } from '../output';
+import { displayArgv, printJson, type Io } from '../io/output';
 
 /**
  * Describes the argv of the adapters a fork would launch with; no fork root or key store is opened.

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { openOrchestratorContext } from '../../host/open-context';
 import { exportIssuerKey } from '../../orchestrator';
-import { printJson, type Io } from '../output';
+import { printJson, type Io } from '../io/output';
 
 /** `citadel keys export [--issuer ID] [--json]` (issue 15): the public key recipients verify attestations with. */
 export function registerKeysCommands(program: Command, io: Io): void {

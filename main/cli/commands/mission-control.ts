@@ -6,7 +6,7 @@ import { CitadelError } from '../../../shared/errors';
 import { createMissionControlService } from '../../mission-control/service';
 import { startWebHost } from '../../web/web-host';
 import { openOrchestratorContext } from '../../host/open-context';
-import type { Io } from '../output';
+import type { Io } from '../io/output';
 
 /** The built renderer ships beside the CLI bundle: out/cli/citadel.mjs → out/renderer/. */
 const RENDERER_DIR = fileURLToPath(new URL('../renderer/', import.meta.url));

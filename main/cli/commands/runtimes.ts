@@ -3,7 +3,7 @@ import type { ReadinessReport } from '../../../shared/runtime/readiness';
 import type { SandboxReadiness } from '../../../shared/sandbox/sandbox-readiness';
 import { hostAdapters } from '../../host/open-context';
 import { readiness } from '../../orchestrator';
-import { printJson, type Io } from '../output';
+import { printJson, type Io } from '../io/output';
 
 /** Reads only the adapters and the environment: no fork root or key store is opened. */
 export async function runtimesCommand(io: Io, options: { json: boolean }): Promise<void> {

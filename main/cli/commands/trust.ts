@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { openOrchestratorContext } from '../../host/open-context';
 import { fingerprintOf, importTrustedKey, listTrustedKeys, removeTrustedKey, type TrustedKey } from '../../orchestrator';
-import { printJson, type Io } from '../output';
+import { printJson, type Io } from '../io/output';
 
 /**
  * `citadel trust import FILE | list | remove FINGERPRINT`: public keys besides the local issuer key

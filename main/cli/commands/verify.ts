@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { CitadelError } from '../../../shared/errors';
 import type { AttestationVerification } from '../../../shared/publish/attestation';
 import { verifyAttestation } from '../../orchestrator';
-import { printJson, type Io } from '../output';
+import { printJson, type Io } from '../io/output';
 
 /**
  * `citadel verify FILE [--public-key PEM] [--proof FILE] [--replay FILE] [--json]` (issue 15):

@@ -1,5 +1,5 @@
 import { ClaudeProfileSchema } from '../../../shared/executors/profile-schema';
-import { profileFor, type RuntimeAdapter } from '../runtime-adapter';
+import { profileFor, type RuntimeAdapter } from '../adapter-contract/runtime-adapter';
 import { claudeContainmentNeeds } from './containment-needs';
 import { claudeCredentials } from './credentials';
 import { claudeInvocation } from './invocation';

@@ -1,4 +1,4 @@
-import type { RuntimeContainmentNeeds } from '../runtime-adapter';
+import type { RuntimeContainmentNeeds } from '../adapter-contract/runtime-adapter';
 import { gatewayBaseUrl, gatewayRule } from '../containment/provider-egress';
 
 /** Claude Code's API; ANTHROPIC_BASE_URL in the operator's environment (a corporate gateway, the vendor tests' scripted server) replaces it. */

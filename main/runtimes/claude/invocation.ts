@@ -1,5 +1,5 @@
 import type { ClaudeProfile } from '../../../shared/executors/profile-schema';
-import type { Invocation, InvocationContainment } from '../runtime-adapter';
+import type { Invocation, InvocationContainment } from '../adapter-contract/runtime-adapter';
 import { claudeAllowedTools, CLAUDE_DISALLOWED_TOOLS } from './tool-policy';
 
 export const CLAUDE_DEFAULT_PERMISSION_MODE = 'acceptEdits';

@@ -7,7 +7,7 @@ import {
   type RuntimeWarning,
   type Telemetry,
 } from '../../../shared/runtime/telemetry';
-import type { FinishedRun } from '../runtime-adapter';
+import type { FinishedRun } from '../adapter-contract/runtime-adapter';
 
 type ResultObject = Record<string, unknown> & { is_error: boolean };
 

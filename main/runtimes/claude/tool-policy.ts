@@ -1,4 +1,4 @@
-import type { InvocationContainment } from '../runtime-adapter';
+import type { InvocationContainment } from '../adapter-contract/runtime-adapter';
 
 /**
  * Citadel's fixed Claude Code tool policy (decisions D5), each passed as ONE comma-joined argv element.

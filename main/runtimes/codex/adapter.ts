@@ -1,5 +1,5 @@
 import { CodexProfileSchema } from '../../../shared/executors/profile-schema';
-import { profileFor, type RuntimeAdapter } from '../runtime-adapter';
+import { profileFor, type RuntimeAdapter } from '../adapter-contract/runtime-adapter';
 import { codexContainmentNeeds } from './containment-needs';
 import { codexCredentials } from './credentials';
 import { codexInvocation } from './invocation';

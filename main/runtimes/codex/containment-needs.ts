@@ -1,5 +1,5 @@
-import type { RuntimeContainmentNeeds } from '../runtime-adapter';
-import { LOCAL_PROVIDER_ROUTES, providerEndpointsFrom } from '../local-providers';
+import type { RuntimeContainmentNeeds } from '../adapter-contract/runtime-adapter';
+import { LOCAL_PROVIDER_ROUTES, providerEndpointsFrom } from '../local-providers/local-providers';
 import { gatewayBaseUrl, gatewayRule } from '../containment/provider-egress';
 
 /** The OpenAI API Codex speaks with an API key; OPENAI_BASE_URL in the operator's environment replaces it upstream. */

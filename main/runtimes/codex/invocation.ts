@@ -1,5 +1,5 @@
 import type { CodexProfile } from '../../../shared/executors/profile-schema';
-import type { Invocation } from '../runtime-adapter';
+import type { Invocation } from '../adapter-contract/runtime-adapter';
 
 export const CODEX_DEFAULT_SANDBOX = 'workspace-write';
 

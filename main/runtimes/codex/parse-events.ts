@@ -6,7 +6,7 @@ import {
   type ParsedRuntimeOutput,
   type RuntimeWarning,
 } from '../../../shared/runtime/telemetry';
-import type { FinishedRun } from '../runtime-adapter';
+import type { FinishedRun } from '../adapter-contract/runtime-adapter';
 
 /** What Codex's `exec --json` stdout says. The model is never in it: that comes from the rollout. */
 export interface CodexEventsSummary {

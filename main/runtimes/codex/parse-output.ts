@@ -1,5 +1,5 @@
 import type { ParsedRuntimeOutput } from '../../../shared/runtime/telemetry';
-import type { FinishedRun } from '../runtime-adapter';
+import type { FinishedRun } from '../adapter-contract/runtime-adapter';
 import { parseCodexEvents } from './parse-events';
 import { codexHomeFrom, lookupRolloutModel, type RolloutLimits } from './rollout-lookup';
 

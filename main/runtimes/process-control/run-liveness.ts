@@ -1,6 +1,6 @@
 import type { RunStatus } from '../supervisor/run-status';
-import { isProcessGroupAlive, isSameProcessAlive } from './process-liveness';
-import { readProcStat } from './proc-stat';
+import { isProcessGroupAlive, isSameProcessAlive } from '../os-process/process-liveness';
+import { readProcStat } from '../os-process/proc-stat';
 
 /** The recorded supervisor still runs (same pid and start time). */
 export function isSupervisorAlive(status: RunStatus): boolean {

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { RunStatus } from '../supervisor/run-status';
 import { isRuntimeAlive, isSupervisorAlive } from './run-liveness';
-import { terminateProcessGroup } from './terminate-process-group';
+import { terminateProcessGroup } from '../os-process/terminate-process-group';
 import { waitForExit } from './wait-for-exit';
 
 /** How long past the grace period a signalled supervisor gets to finish before STOP goes around it. */

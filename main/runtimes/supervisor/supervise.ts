@@ -7,9 +7,9 @@ import { startHostBridge, type HostBridge } from '../../sandbox/egress/host-brid
 import { removeSocketDirSync } from '../../sandbox/egress/socket-dir';
 import { withLaunchFds } from '../../sandbox/launch-fds';
 import { PRIVATE_FILE_MODE, writeJsonDurably } from '../../store/atomic-file';
-import { isProcessGroupAlive } from '../process-control/process-liveness';
-import { processStartTime } from '../process-control/proc-stat';
-import { terminateProcessGroup } from '../process-control/terminate-process-group';
+import { isProcessGroupAlive } from '../os-process/process-liveness';
+import { processStartTime } from '../os-process/proc-stat';
+import { terminateProcessGroup } from '../os-process/terminate-process-group';
 import type { GatewaySpec } from '../../sandbox/gateway/gateway-spec';
 import { denialRecorder, egressDenialsFile } from './egress-denials';
 import { serveGateway, type ServedGateway } from './serve-gateway';

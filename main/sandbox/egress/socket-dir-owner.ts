@@ -1,8 +1,8 @@
 import { lstat, readFile, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import path from 'node:path';
-import { isSameProcessAlive } from '../../runtimes/process-control/process-liveness';
-import { processStartTime } from '../../runtimes/process-control/proc-stat';
+import { isSameProcessAlive } from '../../runtimes/os-process/process-liveness';
+import { processStartTime } from '../../runtimes/os-process/proc-stat';
 
 /** The file naming the process that made a bridge socket directory, beside the socket. */
 export const OWNER_FILE = 'owner.json';

@@ -1,7 +1,7 @@
 import { claudeAdapter } from '../../../main/runtimes/claude/adapter';
 import { UNKNOWN_TELEMETRY, type Telemetry } from '../../../shared/runtime/telemetry';
-import type { ArgvRow, ConformanceCase, ProfileOptions } from '../conformance-case';
-import { cutMidJson, recordedRun } from '../recorded';
+import type { ArgvRow, ConformanceCase, ProfileOptions } from './conformance-case';
+import { cutMidJson, recordedRun } from './recorded';
 
 /**
  * Claude Code 2.1.328 (recordings/claude). The argv is written out from decisions D5, literally:

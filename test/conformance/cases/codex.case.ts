@@ -1,7 +1,7 @@
 import { codexAdapter } from '../../../main/runtimes/codex/adapter';
 import { UNKNOWN_TELEMETRY, type Telemetry } from '../../../shared/runtime/telemetry';
-import type { ArgvRow, ConformanceCase } from '../conformance-case';
-import { placeRecordedRollout, recordedRun } from '../recorded';
+import type { ArgvRow, ConformanceCase } from './conformance-case';
+import { placeRecordedRollout, recordedRun } from './recorded';
 
 /**
  * Codex 0.169.0 (recordings/codex). The argv is written out from decisions D5, literally. The model

@@ -1,6 +1,6 @@
 import { UNKNOWN_TELEMETRY } from '../../../shared/runtime/telemetry';
-import type { FinishedRun } from '../../../main/runtimes/runtime-adapter';
-import type { ArgvRow, ConformanceCase, ProfileOptions } from '../conformance-case';
+import type { FinishedRun } from '../../../main/runtimes/adapter-contract/runtime-adapter';
+import type { ArgvRow, ConformanceCase, ProfileOptions } from './conformance-case';
 import { conformanceEchoAdapter } from '../conformance-echo/adapter';
 import { ECHO_VERSION_LINE } from '../conformance-echo/executable';
 

@@ -1,4 +1,4 @@
-import { profileFor, type Invocation, type RuntimeAdapter } from '../../../main/runtimes/runtime-adapter';
+import { profileFor, type Invocation, type RuntimeAdapter } from '../../../main/runtimes/adapter-contract/runtime-adapter';
 import { ECHO_RUNTIME_ID, EchoProfileSchema, type EchoProfile } from './profile-schema';
 import { parseEchoOutput } from './parse-output';
 import { bearer, fromEnvKeys } from '../../../main/runtimes/credentials/env-keys';

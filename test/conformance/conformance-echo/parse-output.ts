@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { FinishedRun } from '../../../main/runtimes/runtime-adapter';
+import type { FinishedRun } from '../../../main/runtimes/adapter-contract/runtime-adapter';
 import { UNKNOWN_TELEMETRY, type FailureCode, type ParsedRuntimeOutput, type RuntimeWarning } from '../../../shared/runtime/telemetry';
 
 /** What a `{"kind":"result","ok":false,"error":…}` line means. */

@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MissionControl } from '../../../main/mission-control/service';
 import { readStatus } from '../../../main/runtimes/process-control/read-status';
-import { isProcessGroupAlive, isSameProcessAlive } from '../../../main/runtimes/process-control/process-liveness';
+import { isProcessGroupAlive, isSameProcessAlive } from '../../../main/runtimes/os-process/process-liveness';
 import type { WebHost } from '../../../main/web/web-host';
 import { closeMissionControlWeb, openMissionControlWeb, type MissionControlWeb } from '../../support/mission-control-web';
 import { seriousA11yViolations } from '../../support/axe';

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readStatus } from '../../../main/runtimes/process-control/read-status';
-import { isProcessGroupAlive, isSameProcessAlive } from '../../../main/runtimes/process-control/process-liveness';
+import { isProcessGroupAlive, isSameProcessAlive } from '../../../main/runtimes/os-process/process-liveness';
 import type { SelectionRecord } from '../../../shared/fork/landing';
 import { branch, FIXED_SUM, ForkHarness, parseDoc } from '../../support/fork-harness';
 import { useTempDirs } from '../../support/temp-dir';

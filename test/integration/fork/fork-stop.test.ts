@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readStatus } from '../../../main/runtimes/process-control/read-status';
-import { isProcessGroupAlive, isSameProcessAlive } from '../../../main/runtimes/process-control/process-liveness';
+import { isProcessGroupAlive, isSameProcessAlive } from '../../../main/runtimes/os-process/process-liveness';
 import type { RunningStatus } from '../../../main/runtimes/supervisor/run-status';
 import { JournalRecordSchema } from '../../../main/store/journal';
 import { branch, FIXED_SUM, ForkHarness, parseDoc, type ForkStatusDoc } from '../../support/fork-harness';

@@ -5,7 +5,7 @@ import { verifyFork } from '../../../main/evidence/verify-fork';
 import { openOrchestratorContext } from '../../../main/host/open-context';
 import { createMissionControlService } from '../../../main/mission-control/service';
 import { BUILTIN_ADAPTERS } from '../../../main/runtimes/registry';
-import type { RuntimeAdapter } from '../../../main/runtimes/runtime-adapter';
+import type { RuntimeAdapter } from '../../../main/runtimes/adapter-contract/runtime-adapter';
 import { ForkHarness } from '../../support/fork-harness';
 import { useTempDirs } from '../../support/temp-dir';
 

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { probeLocalProviders } from '../../../main/runtimes/local-providers';
+import { probeLocalProviders } from '../../../main/runtimes/local-providers/local-providers';
 import { isVersionAtLeast } from '../../../shared/runtime/readiness';
 
 const servers: Server[] = [];

@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isProcessGroupAlive, isSameProcessAlive } from '../../../main/runtimes/process-control/process-liveness';
+import { isProcessGroupAlive, isSameProcessAlive } from '../../../main/runtimes/os-process/process-liveness';
 import type { RunningStatus } from '../../../main/runtimes/supervisor/run-status';
 import { branch, FIXED_SUM, ForkHarness, parseDoc, type ForkStatusDoc } from '../../support/fork-harness';
 import { useTempDirs } from '../../support/temp-dir';

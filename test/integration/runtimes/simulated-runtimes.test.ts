@@ -8,7 +8,7 @@ import { installSimulatedRuntimes, type SimulationScenario } from '../../../main
 import { BUILTIN_ADAPTERS } from '../../../main/runtimes/registry';
 import { childEnvironment } from '../../../main/runtimes/env-allowlist';
 import { resolveExecutable } from '../../../main/runtimes/resolve-executable';
-import type { FinishedRun, RuntimeAdapter } from '../../../main/runtimes/runtime-adapter';
+import type { FinishedRun, RuntimeAdapter } from '../../../main/runtimes/adapter-contract/runtime-adapter';
 import type { ExecutorProfile } from '../../../shared/executors/profile-schema';
 import { REPO_ROOT } from '../../support/run-cli';
 import { useTempDirs } from '../../support/temp-dir';

@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { launchSupervised } from '../../../main/runtimes/process-control/launch-supervised';
-import { isSameProcessAlive } from '../../../main/runtimes/process-control/process-liveness';
+import { isSameProcessAlive } from '../../../main/runtimes/os-process/process-liveness';
 import { isRuntimeAlive } from '../../../main/runtimes/process-control/run-liveness';
 import { stopRun } from '../../../main/runtimes/process-control/stop-run';
 import { waitForExit } from '../../../main/runtimes/process-control/wait-for-exit';

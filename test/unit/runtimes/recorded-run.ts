@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { FinishedRun } from '../../../main/runtimes/runtime-adapter';
+import type { FinishedRun } from '../../../main/runtimes/adapter-contract/runtime-adapter';
 
 export const FIXTURES_DIR = fileURLToPath(new URL('../../fixtures/runtimes/', import.meta.url));
 

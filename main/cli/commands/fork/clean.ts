@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { openOrchestratorContext } from '../../../host/open-context';
 import { cleanFork } from '../../../orchestrator';
-import { printJson, type Io } from '../../output';
+import { printJson, type Io } from '../../io/output';
 import type { JsonOption } from './fork-output';
 
 /** `citadel fork clean FORK_ID`: worktrees and git branches go; the evidence stays. */

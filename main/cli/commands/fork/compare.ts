@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { openOrchestratorContext } from '../../../host/open-context';
 import { compareFork } from '../../../orchestrator';
-import { printJson, type Io } from '../../output';
+import { printJson, type Io } from '../../io/output';
 import { renderComparison } from '../render-comparison';
 import type { JsonOption } from './fork-output';
 

@@ -1,7 +1,7 @@
 import type { ForkEvent, ForkEventSink } from '../../../../shared/fork/events';
 import type { ForkStatus } from '../../../../shared/fork/fork-record';
 import type { PublicArtifact } from '../../../orchestrator';
-import { printJson, type Io } from '../../output';
+import { printJson, type Io } from '../../io/output';
 import { describeEvent, renderForkStatus } from '../render-fork';
 
 /** `--json`: exactly one JSON document on stdout instead of text. */

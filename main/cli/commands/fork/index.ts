@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Io } from '../../output';
+import type { Io } from '../../io/output';
 import { attestCommand } from '../attest';
 import { cleanCommand } from './clean';
 import { compareCommand } from './compare';

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { openOrchestratorContext } from '../../../host/open-context';
 import { confirmLanding, landingChecks } from '../../../orchestrator';
 import { describeEvidence, selectedAgainstEvidence, type SelectedAgainstEvidence } from '../../../../shared/fork/selection-evidence';
-import { printJson, type Io } from '../../output';
+import { printJson, type Io } from '../../io/output';
 import { renderLandingChecks } from '../render-fork';
 import type { JsonOption } from './fork-output';
 

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { BranchOutput, OutputText } from '../../../../shared/fork/branch-output';
 import { openOrchestratorContext } from '../../../host/open-context';
 import { branchLog, branchOutput } from '../../../orchestrator';
-import { displayArgv, printJson, type Io } from '../../output';
+import { displayArgv, printJson, type Io } from '../../io/output';
 import type { JsonOption } from './fork-output';
 
 /** `citadel fork logs FORK_ID BRANCH_ID [--which LOG]`: the ends of what a branch printed, or one log in full. */

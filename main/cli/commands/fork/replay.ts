@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { openOrchestratorContext } from '../../../host/open-context';
 import { exportReplay } from '../../../orchestrator';
-import type { Io } from '../../output';
+import type { Io } from '../../io/output';
 import { printArtifact } from './fork-output';
 
 /** `citadel fork replay FORK_ID [--output FILE]`. */

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { CitadelError } from '../../../../shared/errors';
 import { openOrchestratorContext } from '../../../host/open-context';
 import { labelledStatus, resolveBranch } from '../../../orchestrator';
-import type { Io } from '../../output';
+import type { Io } from '../../io/output';
 import { printRecord, progress, type JsonOption } from './fork-output';
 
 /** `citadel fork resolve FORK_ID BRANCH_ID --mark-failed|--retry`: a retry runs the fresh attempt and waits for it. */

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { openOrchestratorContext } from '../../../host/open-context';
 import { labelledStatus, resumeFork } from '../../../orchestrator';
-import type { Io } from '../../output';
+import type { Io } from '../../io/output';
 import { printRecord, progress, type JsonOption } from './fork-output';
 
 /** `citadel fork resume FORK_ID`: continue the recorded request and wait for it. */

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { openOrchestratorContext } from '../../../host/open-context';
 import { selectBranch } from '../../../orchestrator';
 import { describeEvidence } from '../../../../shared/fork/selection-evidence';
-import { printJson, type Io } from '../../output';
+import { printJson, type Io } from '../../io/output';
 import type { JsonOption } from './fork-output';
 
 /**

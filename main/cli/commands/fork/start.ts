@@ -5,8 +5,8 @@ import { DigestSchema, type Digest } from '../../../../shared/digest';
 import { describeIncludeList } from '../../../../shared/fork/include-confirmation';
 import { openOrchestratorContext } from '../../../host/open-context';
 import { labelledStatus, startFork } from '../../../orchestrator';
-import { addExecutorSelectionOptions, executorSelectionFrom } from '../../executor-selection';
-import type { Io } from '../../output';
+import { addExecutorSelectionOptions, executorSelectionFrom } from './executor-selection';
+import type { Io } from '../../io/output';
 import { printRecord, progress, type JsonOption } from './fork-output';
 
 interface StartOptions extends JsonOption {

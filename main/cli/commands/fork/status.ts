@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { openOrchestratorContext } from '../../../host/open-context';
 import { egressRefusals, forkContainment, forkStatus, labelledStatus, listForks, setupFailures } from '../../../orchestrator';
-import { printJson, type Io } from '../../output';
+import { printJson, type Io } from '../../io/output';
 import { renderForkList, renderForkStatus } from '../render-fork';
 import type { JsonOption } from './fork-output';
 

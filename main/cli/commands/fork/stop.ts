@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { openOrchestratorContext } from '../../../host/open-context';
 import { labelledStatus, stopFork } from '../../../orchestrator';
-import { printJson, type Io } from '../../output';
+import { printJson, type Io } from '../../io/output';
 import { renderForkStatus } from '../render-fork';
 import { progress, type JsonOption } from './fork-output';
 

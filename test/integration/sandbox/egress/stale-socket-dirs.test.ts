@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeBridgeSocketPath, reclaimStaleSocketDirs } from '../../../../main/sandbox/egress/socket-dir';
 import { OWNER_FILE } from '../../../../main/sandbox/egress/socket-dir-owner';
-import { processStartTime } from '../../../../main/runtimes/process-control/proc-stat';
+import { processStartTime } from '../../../../main/runtimes/os-process/proc-stat';
 import { useTempDirs } from '../../../support/temp-dir';
 
 const tempDir = useTempDirs();

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { CitadelError } from '../../shared/errors';
+import { CitadelError } from '../../../../shared/errors';
 
 /** How a fork names its executors: a legacy runtime list or an executor file, never both. */
 export type ExecutorSelection = { kind: 'runtimes'; list: string } | { kind: 'executors'; file: string };

@@ -1,5 +1,5 @@
-import { isVersionAtLeast, MIN_OLLAMA_VERSION, type LocalProviderReadiness } from '../../shared/runtime/readiness';
-import type { HttpRoute } from '../../shared/sandbox/containment-policy';
+import { isVersionAtLeast, MIN_OLLAMA_VERSION, type LocalProviderReadiness } from '../../../shared/runtime/readiness';
+import type { HttpRoute } from '../../../shared/sandbox/containment-policy';
 
 const PROBE_TIMEOUT_MS = 1500;
 const MAX_BODY_BYTES = 1024 * 1024;

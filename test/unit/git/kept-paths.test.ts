@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { prepareVerificationTree } from '../../../main/git/verification-tree';
 import { ensureBaseRepository, ensureBranchRepository, type BranchRepository } from '../../../main/git/branch-repository';
-import { cleanExclusions, snapshotKeptPaths } from '../../../main/setup/kept-paths';
+import { cleanExclusions, snapshotKeptPaths } from '../../../main/git/kept-paths';
 import { useTempDirs } from '../../support/temp-dir';
 
 const tempDir = useTempDirs();

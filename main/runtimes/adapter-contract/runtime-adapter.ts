@@ -1,11 +1,11 @@
 import type { z } from 'zod';
-import { CitadelError } from '../../shared/errors';
-import type { RuntimeProfile } from '../../shared/executors/runtime-profile';
-import type { GatewayRule } from '../../shared/sandbox/containment-policy';
-import type { RuntimeActivity } from '../../shared/fork/events';
-import type { ParsedRuntimeOutput } from '../../shared/runtime/telemetry';
-import { zodViolations } from '../../shared/zod-violations';
-import type { RuntimeCredentials } from './credentials/runtime-credentials';
+import { CitadelError } from '../../../shared/errors';
+import type { RuntimeProfile } from '../../../shared/executors/runtime-profile';
+import type { GatewayRule } from '../../../shared/sandbox/containment-policy';
+import type { RuntimeActivity } from '../../../shared/fork/events';
+import type { ParsedRuntimeOutput } from '../../../shared/runtime/telemetry';
+import { zodViolations } from '../../../shared/zod-violations';
+import type { RuntimeCredentials } from '../credentials/runtime-credentials';
 
 /** An executable plus literal argument array; spawned with shell: false, prompt on stdin (decisions D5). */
 export interface Invocation {

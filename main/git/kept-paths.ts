@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { lstat, readdir, readlink, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { runGit, stdoutFields, type RepositoryLocation } from '../git/run';
+import { runGit, stdoutFields, type RepositoryLocation } from './run';
 
 /**
  * The ignored paths a branch worktree held once setup was done and before its runtime started

@@ -1,4 +1,4 @@
-import { CitadelError, type CitadelErrorData, type ErrorCode } from '../../shared/errors';
+import { CitadelError, type CitadelErrorData, type ErrorCode } from '../../../shared/errors';
 
 /** Exit codes (decisions D1): 0 done, 1 refused or failed, 2 usage error. */
 export const EXIT_OK = 0;

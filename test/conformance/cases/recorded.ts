@@ -1,8 +1,8 @@
 import { copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { FIXTURES_DIR } from '../unit/runtimes/recorded-run';
+import { FIXTURES_DIR } from '../../unit/runtimes/recorded-run';
 
-export { recordedRun } from '../unit/runtimes/recorded-run';
+export { recordedRun } from '../../unit/runtimes/recorded-run';
 
 /** Where Codex 0.169.0 wrote every recorded rollout: `$CODEX_HOME/sessions/2026/11/29/`. */
 const RECORDED_DAY = ['2026', '11', '29'] as const;

@@ -1,6 +1,6 @@
-import type { FinishedRun, RuntimeAdapter } from '../../main/runtimes/runtime-adapter';
-import type { RuntimeProfile } from '../../shared/executors/runtime-profile';
-import type { ParsedRuntimeOutput } from '../../shared/runtime/telemetry';
+import type { FinishedRun, RuntimeAdapter } from '../../../main/runtimes/adapter-contract/runtime-adapter';
+import type { RuntimeProfile } from '../../../shared/executors/runtime-profile';
+import type { ParsedRuntimeOutput } from '../../../shared/runtime/telemetry';
 
 /**
  * The ONE case type every runtime adapter is checked with (spec/adapters-and-safety.md, "Runtimes

@@ -89,7 +89,7 @@ export const ERROR_CODES = [
   'EGRESS_PROVIDER_UNSUPPORTED',
   /** A workflow setup step (issue 13) exited non-zero, timed out or could not start: the branch's environment, not its agent. */
   'SETUP_FAILED',
-  /** A setup step asks for `"network": "registries"` and its toolchain's configured registry cannot be allowed (unknown toolchain, not https on 443), or the repository's `.npmrc` names a registry the operator's configuration does not. */
+  /** A setup step asks for `"network": "registries"` and its toolchain's configured registry cannot be allowed (unknown toolchain, not https on 443, unreadable settings), or the repository's committed settings (`.npmrc`, `.yarnrc.yml`, a requirements file, `.cargo/config.toml`, …) name a registry the operator's configuration does not. */
   'SETUP_REGISTRY_UNSUPPORTED',
   /** Citadel's package cache folder would be, hold or lie in the home, Citadel's home or the repository. */
   'SETUP_CACHE_UNSAFE',

@@ -15,10 +15,11 @@ import {
 } from '../../shared/fork/workflow';
 import { MAX_JSON_FILE_BYTES, parseJsonText } from '../../shared/json-text';
 import { zodViolations } from '../../shared/zod-violations';
-import { runGit } from '../git/run';
-import { readNpmConfig, registryHostsFor, usesNpmConfig } from '../setup/package-toolchain';
+import { npmConfigOnce, usesNpmConfig } from '../setup/package-toolchain';
 import { assertProjectRegistries, MAX_NPMRC_BYTES } from '../setup/project-npmrc';
+import { bindRegistries, readsNpmrc } from '../setup/registries';
 import { readBoundedText } from '../store/read-bounded-text';
+import { committedFiles } from './committed-file';
 
 export interface LoadedWorkflow {
   readonly workflow: Workflow;
@@ -80,7 +81,7 @@ function pathInRepo(realFile: string, repoTopLevel: string): string | null {
  * Loads `--workflow FILE` (decisions D7). When the file lives inside the target repository it is
  * protected too: an agent must not pass by editing its own verifier. A version 2 file's setup steps
  * are bound with the registry hosts each `registries` step may reach, read now from its toolchain's
- * configuration (`env` is the operator's environment; the repository's own .npmrc counts).
+ * configuration (`env` is the operator's environment; the repository's committed settings are checked).
  */
 export async function loadWorkflow(file: string | undefined, repoTopLevel: string, env: Readonly<Record<string, string | undefined>>): Promise<LoadedWorkflow> {
   if (file === undefined) return BUILTIN_WORKFLOW;
@@ -125,32 +126,20 @@ async function readWorkflowFile(file: string): Promise<{ text: string; data: Wor
 
 /**
  * Setup steps as the contract binds them, each `registries` step with the hosts the operator's
- * toolchain config names now; refused when the repository's committed `.npmrc` (what every
- * worktree gets) names another registry.
+ * configuration of its toolchain names now (main/setup/registries); refused when the repository's
+ * committed settings (what every worktree gets) name another registry: `.npmrc` for every npm step,
+ * each toolchain's own files for a `registries` step.
  */
 async function bindSetup(steps: readonly SetupStepFile[], repoTopLevel: string, env: Readonly<Record<string, string | undefined>>): Promise<SetupStep[]> {
-  const npm = steps.some((step) => usesNpmConfig(step.command)) ? await readNpmConfig(env) : null;
-  if (npm !== null) assertProjectRegistries(await committedNpmrc(repoTopLevel), npm);
+  const npm = npmConfigOnce(env);
+  const committed = committedFiles(repoTopLevel);
+  // npm reads it for every step (its cache is one); pnpm, Yarn 1.x and bun for a step that fetches.
+  const npmrcRead = steps.some((step) => usesNpmConfig(step.command) || (step.network === 'registries' && readsNpmrc(step)));
+  if (npmrcRead) assertProjectRegistries((await committed('.npmrc', MAX_NPMRC_BYTES)) ?? '', await npm());
   const bound: SetupStep[] = [];
   for (const step of steps) {
-    const hosts = step.network === 'registries' ? registryHostsFor(step.command, npm) : [];
+    const hosts = step.network === 'registries' ? [...(await bindRegistries(step, { env, npm }, committed)).hosts] : [];
     bound.push({ id: step.id, command: step.command, args: step.args, timeout_seconds: step.timeout_seconds, network: step.network, registry_hosts: hosts });
   }
   return bound;
-}
-
-const NPMRC = '.npmrc';
-
-/**
- * The repository's `.npmrc` at HEAD (what every worktree gets), '' when it has none; a symlink
- * (npm would follow it to a file no check has read) or an oversized file is refused.
- */
-async function committedNpmrc(repoTopLevel: string): Promise<string> {
-  const listed = await runGit(repoTopLevel, ['ls-tree', '-l', '-z', 'HEAD', '--', NPMRC], { okExitCodes: [0, 128] });
-  const entry = /^(\d+) blob [0-9a-f]+ +(\d+)\t/.exec(listed.stdout.toString('utf8'));
-  if (listed.exitCode !== 0 || entry === null) return '';
-  const refuse = (why: string) => new CitadelError('SETUP_REGISTRY_UNSUPPORTED', `${NPMRC} ${why}; setup reads npm's registry from the operator's configuration only`, { details: { file: NPMRC } });
-  if (entry[1] === '120000') throw refuse('is a symlink');
-  if (Number(entry[2]) > MAX_NPMRC_BYTES) throw refuse(`is over ${MAX_NPMRC_BYTES} bytes`);
-  return (await runGit(repoTopLevel, ['cat-file', 'blob', `HEAD:${NPMRC}`])).stdout.toString('utf8');
 }

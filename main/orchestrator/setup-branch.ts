@@ -18,7 +18,8 @@ import { writeLaunchFiles } from '../sandbox/generated-etc';
 import type { SandboxLauncher } from '../sandbox/sandbox-backend';
 import { snapshotKeptPaths } from '../git/kept-paths';
 import { assertCacheRootSafe, citadelCacheRoot, openStepNpmCache, type StepNpmCache } from '../setup/npm-cache';
-import { readNpmConfig, usesNpmConfig, type NpmConfig } from '../setup/package-toolchain';
+import { npmConfigOnce, readNpmConfig, usesNpmConfig, type NpmConfig } from '../setup/package-toolchain';
+import { registryEnv } from '../setup/registries';
 import { runSetupSteps, type PreparedSetupStep } from '../setup/run-setup-steps';
 import { readSetupFacts, type SetupFacts } from '../setup/setup-facts';
 import { setupProgress } from '../setup/setup-progress';
@@ -71,6 +72,7 @@ export async function setupBranch(ctx: OrchestratorContext, journal: Journal, in
   const npm = steps.some((step) => usesNpmConfig(step.command)) ? await npmCacheSource(ctx, input.targetRepository) : null;
   const childEnv = childEnvironment(ctx.env, { envAllowlist: COMMON_ENV_ALLOWLIST }).env;
   const portEnv = { [PORT_ENV_NAME]: String(input.port) };
+  const registryContext = { env: ctx.env, npm: npmConfigOnce(ctx.env) };
   const outcome = await runSetupSteps({
     steps,
     cwd: worktree,
@@ -81,8 +83,10 @@ export async function setupBranch(ctx: OrchestratorContext, journal: Journal, in
       ctx.events({ type: 'setup_step', fork_id: input.forkId, branch_id: input.branch.branch_id, step, status });
     },
     prepare: async (step) => {
+      // Read before the cache opens: a step whose settings cannot be read leaves nothing open.
+      const registries = step.network === 'registries' ? await registryEnv(step, registryContext) : {};
       const cache = npm !== null && usesNpmConfig(step.command) ? await openStepNpmCache(npm.root, worktree, npm.config) : null;
-      const addedEnv = { ...(npm === null || cache === null ? {} : npmEnv(npm.config, cache)), ...portEnv };
+      const addedEnv = { ...registries, ...(npm === null || cache === null ? {} : npmEnv(npm.config, cache)), ...portEnv };
       const prepared =
         launcher === null || containment.mode !== 'contained'
           ? { contained: null, env: { ...childEnv, ...addedEnv }, close: () => Promise.resolve([]) }

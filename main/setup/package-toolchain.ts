@@ -25,35 +25,10 @@ export function usesNpmConfig(command: string): boolean {
   return NPM_COMMANDS.has(command);
 }
 
-/**
- * The hosts a `"network": "registries"` step may reach: npm's configured registry, which must be
- * https on port 443 (the filtering proxy tunnels nothing else). Any other toolchain is refused
- * rather than guessed: SETUP_REGISTRY_UNSUPPORTED.
- */
-export function registryHostsFor(command: string, npm: NpmConfig | null): string[] {
-  if (!usesNpmConfig(command) || npm === null) {
-    throw new CitadelError('SETUP_REGISTRY_UNSUPPORTED', `setup command ${command} has no known package registry configuration; "network": "registries" knows npm's (npm, npx)`, {
-      details: { command },
-    });
-  }
-  return [registryHost(npm.registry)];
-}
-
-/** The host name of an https registry URL on the default port, or SETUP_REGISTRY_UNSUPPORTED. */
-export function registryHost(registry: string): string {
-  let url: URL;
-  try {
-    url = new URL(registry);
-  } catch {
-    throw new CitadelError('SETUP_REGISTRY_UNSUPPORTED', `npm's configured registry is not a URL: ${registry}`, { details: { registry } });
-  }
-  // A literal IP or a name without a dot is not an allowlist entry the proxy accepts.
-  if (url.protocol !== 'https:' || url.port !== '' || !/^[a-z0-9.-]+\.[a-z]{2,}$/.test(url.hostname)) {
-    throw new CitadelError('SETUP_REGISTRY_UNSUPPORTED', `npm's configured registry ${url.origin} is not an https host name on port 443, which setup's proxy requires`, {
-      details: { registry: url.origin },
-    });
-  }
-  return url.hostname;
+/** One reading of npm's configuration for all the steps that need it, made when the first does. */
+export function npmConfigOnce(env: Env): () => Promise<NpmConfig> {
+  let read: Promise<NpmConfig> | null = null;
+  return () => (read ??= readNpmConfig(env));
 }
 
 /**

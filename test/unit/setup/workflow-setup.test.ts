@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { digestOf } from '../../../shared/digest';
 import { WorkflowFileSchema } from '../../../shared/fork/workflow';
 import { loadWorkflow } from '../../../main/orchestrator/load-workflow';
-import { registryHost } from '../../../main/setup/package-toolchain';
+import { httpsHost } from '../../../main/setup/registries/registry-url';
 import { useTempDirs } from '../../support/temp-dir';
 
 const tempDir = useTempDirs();
@@ -60,17 +60,18 @@ describe('workflow file versions', () => {
     expect(new Set([digest(base), digest(withSetup), digest(withOther)]).size).toBe(3);
   });
 
-  it('"registries" binds the host npm is configured with (read from npm, not the file); other toolchains are refused', async () => {
+  it('"registries" binds the host npm is configured with (read from npm, not the file); a command of no known toolchain is refused', async () => {
     const loaded = await load({ ...V1, schema_version: 2, setup: [INSTALL, { id: 'offline', command: 'npm', args: ['rebuild'], timeout_seconds: 60 }] }, { npm_config_registry: 'https://registry.example.org/' });
     expect(loaded.workflow.setup).toEqual([
       { ...INSTALL, registry_hosts: ['registry.example.org'] },
       { id: 'offline', command: 'npm', args: ['rebuild'], timeout_seconds: 60, network: 'none', registry_hosts: [] },
     ]);
-    await expect(load({ ...V1, schema_version: 2, setup: [{ ...INSTALL, command: 'pip' }] })).rejects.toMatchObject({ code: 'SETUP_REGISTRY_UNSUPPORTED' });
+    await expect(load({ ...V1, schema_version: 2, setup: [{ ...INSTALL, command: 'make' }] })).rejects.toMatchObject({ code: 'SETUP_REGISTRY_UNSUPPORTED', message: expect.stringContaining('setup command make has no known package registry') });
     await expect(load({ ...V1, schema_version: 2, setup: [INSTALL] }, { npm_config_registry: 'http://registry.example.org/' })).rejects.toMatchObject({ code: 'SETUP_REGISTRY_UNSUPPORTED' });
   });
 
   it('only an https registry host name on port 443 can be allowed', () => {
+    const registryHost = (url: string) => httpsHost(url, { toolchain: 'npm', setting: 'registry' });
     expect(registryHost('https://registry.npmjs.org/')).toBe('registry.npmjs.org');
     expect(registryHost('https://npm.example.com/private/path/')).toBe('npm.example.com');
     for (const refused of ['http://registry.npmjs.org/', 'https://registry.npmjs.org:8443/', 'https://10.0.0.1/', 'https://localhost/', 'not a url']) {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { parseToml, readSettingsFile, tomlString, tomlTable, type TomlTable } from './config-text';
+import { isTable, parseToml, readSettingsFile, tomlString, tomlTable, type TomlTable } from './config-text';
 import { httpsHost, indexKey, originOf, unique, unsupported } from './registry-url';
 import { envValue, homeOf, type CommittedFile, type Env, type Registries } from './toolchain';
 
@@ -67,7 +67,7 @@ export async function cargoUrls(env: Env): Promise<{ hosts: string[]; urls: Carg
     if (url !== null) urls.push({ url, setting: `${file} [source.${name}]` });
   }
   for (const [registry, entry] of Object.entries(registries ?? {})) {
-    const url = typeof entry === 'object' && !Array.isArray(entry) ? registryUrl(entry) : null;
+    const url = isTable(entry) ? registryUrl(entry) : null;
     if (url !== null) urls.push({ url, setting: `${file} [registries.${registry}] index` });
   }
   for (const [variable, value] of Object.entries(env)) {
@@ -102,7 +102,7 @@ export async function assertCargoProject(committed: CommittedFile, operator: rea
     const table = parseToml(text, file);
     for (const group of ['source', 'registries']) {
       for (const [name, entry] of Object.entries(tomlTable(table, group) ?? {})) {
-        const url = typeof entry === 'object' && !Array.isArray(entry) ? (registryUrl(entry) ?? tomlString(entry, 'git')) : null;
+        const url = isTable(entry) ? (registryUrl(entry) ?? tomlString(entry, 'git')) : null;
         if (url === null || originOf(url) === null || allowed.has(indexKey(url))) continue;
         throw unsupported(`cargo: ${file} [${group}.${name}] names ${url.slice(0, 200)}, a registry the operator's cargo configuration does not name; setup uses only the operator's registries (~/.cargo/config.toml): remove it, or add it to your own config if you trust it`, {
           toolchain: 'cargo',

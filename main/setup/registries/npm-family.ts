@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { parseToml, readSettingsFile, tomlString, tomlTable, type TomlValue } from './config-text';
+import { isTable, parseToml, readSettingsFile, tomlString, tomlTable, type TomlValue } from './config-text';
 import { httpsHost, originOf, unique, unsupported } from './registry-url';
 import { configHome, envValue, homeOf, type CommittedFile, type Env, type OperatorNpm, type Registries } from './toolchain';
 
@@ -47,7 +47,7 @@ async function bunRegistry(env: Env, npm: OperatorNpm): Promise<Named> {
 
 /** A bunfig registry: a URL string or `{ url = … }`. */
 const bunfigUrl = (value: TomlValue | undefined): string | null =>
-  typeof value === 'string' ? value : value !== undefined && !Array.isArray(value) ? tomlString(value, 'url') : null;
+  typeof value === 'string' ? value : isTable(value) ? tomlString(value, 'url') : null;
 
 /**
  * The registries an npm-family tool uses under the operator's configuration: npm and pnpm npm's

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { parseIni, parseToml, readSettingsFile, tomlString, tomlStrings, tomlTable, tomlTables, type TomlTable } from './config-text';
+import { isTable, parseIni, parseToml, readSettingsFile, tomlString, tomlStrings, tomlTable, tomlTables, type TomlTable } from './config-text';
 import { httpsHost, indexKey, originOf, unique, unsupported } from './registry-url';
 import { configDirs, configHome, envValue, homeOf, type CommittedFile, type Env, type Registries } from './toolchain';
 
@@ -187,7 +187,7 @@ function uvSettingIndexes(table: TomlTable | null, file: string): { index: Index
   for (const entry of tomlTables(table, 'index')) {
     const url = tomlString(entry, 'url');
     if (url === null) continue;
-    if (tomlString(entry, 'default') === 'true') index = { url, setting: `${file} [[index]] url (default)` };
+    if (entry.default === true) index = { url, setting: `${file} [[index]] url (default)` };
     else extra.push({ url, setting: `${file} [[index]] url` });
   }
   return { index, extra };
@@ -249,7 +249,7 @@ export async function poetryRegistries(env: Env, committed: CommittedFile): Prom
   const text = await readSettingsFile(file);
   const repositories = tomlTable(text === null ? {} : parseToml(text, file), 'repositories') ?? {};
   const operator = new Set([
-    ...Object.values(repositories).map((entry) => (typeof entry === 'object' && !Array.isArray(entry) ? tomlString(entry, 'url') : null)),
+    ...Object.values(repositories).map((entry) => (isTable(entry) ? tomlString(entry, 'url') : null)),
     ...Object.entries(env).filter(([name]) => /^POETRY_REPOSITORIES_.+_URL$/.test(name)).map(([, value]) => value ?? null),
   ].flatMap((url) => (url === null ? [] : [indexKey(url)])));
   const pyproject = await committed('pyproject.toml');

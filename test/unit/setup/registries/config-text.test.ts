@@ -1,5 +1,5 @@
 /**
- * Issue 30: the minimal TOML and INI readers behind the registries of bun, uv, Cargo, Poetry and pip
+ * Issue 30: the TOML (smol-toml) and INI readers behind the registries of bun, uv, Cargo, Poetry and pip
  * read what those tools' real settings files contain, and refuse what they cannot read.
  */
 import { describe, expect, it } from 'vitest';
@@ -24,7 +24,8 @@ describe('the TOML reader', () => {
     expect(tomlString(tomlTable(table, 'source', 'crates-io'), 'replace-with')).toBe('mirror');
     expect(tomlString(tomlTable(table, 'source', 'mirror'), 'registry')).toBe('sparse+https://cargo.example.com/index/');
     expect(tomlString(tomlTable(table, 'registries', 'internal'), 'index')).toBe('https://git.example.com/index.git');
-    expect(tomlString(tomlTable(table, 'registries', 'net'), 'retry')).toBe('3');
+    expect(tomlTable(table, 'registries', 'net')?.retry).toBe(3);
+    expect(tomlString(tomlTable(table, 'registries', 'net'), 'retry'), 'a number is not a registry URL').toBeNull();
   });
 
   it('reads arrays over several lines, arrays of tables, and a pyproject with multi-line strings', () => {
@@ -58,8 +59,8 @@ describe('the TOML reader', () => {
     const uv = tomlTable(table, 'tool', 'uv');
     expect(tomlStrings(uv, 'extra-index-url')).toEqual(['https://a.example.com/simple', 'https://b.example.com/simple']);
     const indexes = tomlTables(uv, 'index');
-    expect(indexes.map((entry) => [tomlString(entry, 'url'), tomlString(entry, 'default')])).toEqual([
-      ['https://one.example.com/simple', 'true'],
+    expect(indexes.map((entry) => [tomlString(entry, 'url'), entry.default ?? null])).toEqual([
+      ['https://one.example.com/simple', true],
       ['https://two.example.com/simple', null],
     ]);
     expect(tomlString(indexes[1] ?? null, 'escaped')).toBe('tab\there é');

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { CitadelError } from '../../../shared/errors';
 import type { InitOutcome, ProposalFinding } from '../../../shared/fork/workflow-proposal';
 import { REPOSITORY_WORKFLOW_PATH } from '../../../shared/fork/workflow-proposal';
 import { initRepository } from '../../orchestrator';
@@ -21,6 +22,7 @@ export function initCommand(program: Command, io: Io): void {
     .option('--force', `with --write, replace an existing ${REPOSITORY_WORKFLOW_PATH}`)
     .option('--json', 'print exactly one JSON document')
     .action(async (options: InitOptions) => {
+      if (options.force === true && options.write !== true) throw new CitadelError('USAGE_ERROR', '--force replaces the file --write writes: pass --write too');
       const outcome = await initRepository(options.repo, { write: options.write === true, force: options.force === true });
       if (options.json === true) printJson(io, outcome);
       else io.stdout(renderInit(outcome));

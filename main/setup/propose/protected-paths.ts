@@ -37,20 +37,23 @@ export function proposeProtectedPaths(files: RepositoryFiles, lockfiles: readonl
   for (const dir of TEST_DIRECTORIES) if (files.hasDirectory(dir)) add(`${dir}/**`, `${dir}/ holds tests`);
   const inTestDirectory = paths.length === 0 ? () => false : picomatch(paths, { dot: true });
   for (const glob of TEST_FILE_GLOBS) {
-    const matches = files.tracked.filter((file) => !inTestDirectory(file) && picomatch.isMatch(file, glob, { dot: true }));
+    const matches = matching(files, glob).filter((file) => !inTestDirectory(file));
     if (matches.length > 0) add(glob, `test files beside the code (${sample(matches)})`);
   }
-  for (const glob of TEST_CONFIG_GLOBS) {
-    const matches = files.tracked.filter((file) => picomatch.isMatch(file, glob, { dot: true }));
-    for (const file of matches) add(file, 'test runner configuration');
-  }
+  for (const glob of TEST_CONFIG_GLOBS) for (const file of matching(files, glob)) add(file, 'test runner configuration');
   for (const pattern of CI_FILES) {
-    const matches = files.tracked.filter((file) => picomatch.isMatch(file, pattern, { dot: true }));
+    const matches = matching(files, pattern);
     if (matches.length > 0) add(pattern, `CI configuration (${sample(matches)})`);
   }
   for (const lockfile of lockfiles) add(lockfile, 'setup installs from it before the agent starts');
   add('.citadel/**', `Citadel's own configuration (${REPOSITORY_WORKFLOW_PATH})`);
   return { paths, findings };
+}
+
+/** Compiled once per glob: a repository may track hundreds of thousands of files. */
+function matching(files: RepositoryFiles, glob: string): string[] {
+  const isMatch = picomatch(glob, { dot: true });
+  return files.tracked.filter((file) => isMatch(file));
 }
 
 const sample = (files: readonly string[]): string => `${files.slice(0, 3).join(', ')}${files.length > 3 ? `, and ${files.length - 3} more` : ''}`;

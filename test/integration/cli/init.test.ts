@@ -76,5 +76,8 @@ describe('citadel init (CLI)', () => {
     expect(JSON.parse(notRepo.stdout)).toMatchObject({ error: { code: 'REPOSITORY_INVALID' } });
     const usage = await runCli(['init', '--bogus', '--json']);
     expect(usage.code).toBe(2);
+    const forceAlone = await runCli(['init', '--repo', repo, '--force', '--json']);
+    expect(forceAlone.code).toBe(2);
+    expect(JSON.parse(forceAlone.stdout)).toMatchObject({ error: { code: 'USAGE_ERROR' } });
   });
 });

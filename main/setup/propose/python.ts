@@ -33,10 +33,13 @@ export async function readPythonProject(files: RepositoryFiles): Promise<Ecosyst
     runner = 'poetry';
     lockfiles.push('poetry.lock');
     add(fetchStep('poetry-install', ['poetry', 'install', '--no-interaction'], 'poetry.lock'));
+    if (!/^\s*in-project\s*=\s*true\b/m.test((await files.read('poetry.toml')) ?? '')) {
+      findings.push(note('Poetry makes its virtual environment outside the worktree unless virtualenvs.in-project is true (in poetry.toml), so each branch may not get its own', 'no poetry.toml with in-project = true'));
+    }
   } else if (requirements.length > 0) {
     lockfiles.push(...requirements);
-    add(fetchStep('pip-install', ['python3', '-m', 'pip', 'install', ...requirements.flatMap((file) => ['-r', file])], requirements.join(', ')));
-    findings.push(note('pip installs into the python3 on PATH: run Citadel from the project\'s virtual environment (a system Python may refuse, PEP 668)', requirements.join(', ')));
+    add(fetchStep('pip-install', ['pip', 'install', ...requirements.flatMap((file) => ['-r', file])], requirements.join(', ')));
+    findings.push(note('pip installs into the Python environment on PATH: run Citadel from the project\'s virtual environment (a system Python may refuse, PEP 668)', requirements.join(', ')));
   } else {
     findings.push(note('no setup step: no uv.lock, poetry.lock or requirements*.txt to install from', markers.join(', ')));
   }

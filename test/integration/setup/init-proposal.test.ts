@@ -113,7 +113,7 @@ describe('citadel init proposes the workflow a repository implies', () => {
     const pip = await proposeWorkflow(
       fixture({ 'pyproject.toml': '[project]\nname = "p"\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n', 'requirements-dev.txt': 'pytest\n', 'requirements.txt': 'requests\n', 'tests/test_a.py': '', 'tests/conftest.py': '' }),
     );
-    expect(setupOf(pip)).toEqual(['python3 -m pip install -r requirements.txt -r requirements-dev.txt registries']);
+    expect(setupOf(pip)).toEqual(['pip install -r requirements.txt -r requirements-dev.txt registries']);
     expect(verifierOf(pip)).toBe('python3 -m pytest');
     expect(evidenceOf(pip, 'verifier')).toEqual(['pyproject.toml [tool.pytest.ini_options] → python3 -m pytest']);
     expect(pip.workflow?.protected_paths).toEqual(['tests/**', 'requirements.txt', 'requirements-dev.txt', '.citadel/**']);
@@ -125,6 +125,7 @@ describe('citadel init proposes the workflow a repository implies', () => {
     const poetry = await proposeWorkflow(fixture({ 'pyproject.toml': '[tool.poetry]\nname = "p"\n', 'poetry.lock': '', 'pytest.ini': '[pytest]\n', 'test_a.py': '' }));
     expect(setupOf(poetry)).toEqual(['poetry install --no-interaction registries']);
     expect(verifierOf(poetry)).toBe('poetry run python -m pytest');
+    expect(evidenceOf(poetry, 'note').join('\n')).toContain('virtualenvs.in-project');
     expect(poetry.workflow?.protected_paths).toEqual(['**/test_*.py', 'pytest.ini', 'poetry.lock', '.citadel/**']);
   });
 

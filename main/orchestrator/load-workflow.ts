@@ -146,7 +146,8 @@ export async function workflowDocument(
   repo: string | null = null,
 ): Promise<{ source: 'builtin' | 'file'; document: InlineWorkflow; found_in_repository: string | null }> {
   const named = file === null || file.trim() === '' ? null : file;
-  const root = named !== null || repo === null || repo.trim() === '' ? null : await repositoryInfo(repo).then((info) => info.root, () => null);
+  // Only a full path: a relative one would name a folder of Mission Control's own working directory.
+  const root = named !== null || repo === null || !path.isAbsolute(repo.trim()) ? null : await repositoryInfo(repo.trim()).then((info) => info.root, () => null);
   const found = root === null ? null : await repositoryWorkflow(root);
   const chosen = named ?? found;
   if (chosen === null) {

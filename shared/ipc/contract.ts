@@ -164,8 +164,14 @@ const CONTRACT = defineChannels('citadel', {
     request: z.strictObject({ workflow_file: z.string().max(4096).nullable(), repo: z.string().max(4096).nullable().optional() }),
     response: z.strictObject({ source: z.enum(['builtin', 'file']), document: InlineWorkflowSchema, found_in_repository: z.string().nullable() }),
   },
-  /** `citadel init`'s proposal for the repository (New Fork's "Propose from the repository"): read only, nothing written. */
-  proposeWorkflow: { request: z.strictObject({ repo: z.string().min(1).max(4096) }), response: WorkflowProposalSchema },
+  /**
+   * `citadel init`'s proposal for the repository (New Fork's "Propose from the repository"): read
+   * only, nothing written. A full path: a relative one would name a folder of Mission Control's own working directory.
+   */
+  proposeWorkflow: {
+    request: z.strictObject({ repo: z.string().max(4096).startsWith('/', 'the full path of the repository (it starts with /)') }),
+    response: WorkflowProposalSchema,
+  },
   stopBranch: { request: z.strictObject({ fork_id: ForkIdSchema, branch_id: BranchIdSchema.nullable() }), response: ForkStatusSchema },
   resumability: { request: Fork, response: ResumabilitySchema },
   /** Continues the recorded request (launches what is pending); the rest streams as events. */

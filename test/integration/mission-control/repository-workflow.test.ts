@@ -41,6 +41,7 @@ describe("the repository's own workflow in New Fork", () => {
     // A named file wins; an invalid repository path finds nothing (the preview reports it at its field).
     expect(await service.handle('workflowDocument', { workflow_file: h.workflowFile, repo: h.repo })).toMatchObject({ ok: true, value: { found_in_repository: null } });
     expect(await service.handle('workflowDocument', { workflow_file: null, repo: path.join(h.base, 'nowhere') })).toMatchObject({ ok: true, value: { source: 'builtin' } });
+    expect(await service.handle('workflowDocument', { workflow_file: null, repo: path.relative(process.cwd(), h.repo) })).toMatchObject({ ok: true, value: { source: 'builtin' } });
 
     const request = { objective: 'Fix the sum function', repo: h.repo, executors: { kind: 'runtimes', list: 'claude,codex' }, workflow_file: null, budget_seconds: null } as const;
     const preview = await service.handle('previewFork', request);
@@ -83,5 +84,7 @@ describe("the repository's own workflow in New Fork", () => {
     expect(existsSync(path.join(h.repo, '.citadel'))).toBe(false);
     const invalid = await service.handle('proposeWorkflow', { repo: path.join(h.base, 'nowhere') });
     expect(!invalid.ok && invalid.error.code).toBe('REPOSITORY_INVALID');
+    const relative = await service.handle('proposeWorkflow', { repo: path.relative(process.cwd(), h.repo) });
+    expect(!relative.ok && relative.error.code).toBe('IPC_REQUEST_INVALID');
   });
 });

@@ -67,7 +67,7 @@ const MALFORMED: Record<ChannelName, unknown[]> = {
   forkTimeline: [{ fork_id: '../../etc' }, {}],
   previewFork: [{ ...START, objective: 42 }, { ...START, executors: { kind: 'shell', list: 'sh' } }],
   workflowDocument: [{ workflow_file: 42 }, {}],
-  proposeWorkflow: [{ repo: '' }, {}],
+  proposeWorkflow: [{ repo: '' }, { repo: 'relative/repo' }, {}],
   verifyAttestation: [{ bundle: 7, public_key_pem: null }, { bundle: '' }],
   startFork: [{ ...START, repo: 42 }, { ...START, budget_seconds: 0 }, { ...START, objective: 'x'.repeat(64 * 1024 + 1) }],
   stopBranch: [{ fork_id: FORK }, { fork_id: FORK, branch_id: 'Branch A' }],

@@ -24,6 +24,10 @@ export const ERROR_CODES = [
   'WORKFLOW_FILE_UNREADABLE',
   'WORKFLOW_FILE_INVALID',
   'WORKFLOW_INVALID',
+  /** `citadel init`: the repository shows no test command init recognises, so no workflow file (which needs a verifier) is proposed; nothing was written. */
+  'WORKFLOW_NOT_RECOGNISED',
+  /** `citadel init --write`: the repository already has `.citadel/workflow.json` (or a `.citadel` that is not a folder); it is replaced only with `--force`. */
+  'WORKFLOW_FILE_EXISTS',
   'BUDGET_INVALID',
   'OBJECTIVE_INVALID',
   'SIGNING_KEY_MISMATCH',

@@ -4,6 +4,7 @@ import { demoCommand } from './commands/demo';
 import { executorsValidate } from './commands/executors-validate';
 import { executorsSets } from './commands/executors-sets';
 import { registerForkCommands } from './commands/fork';
+import { initCommand } from './commands/init';
 import { registerMissionControlCommand } from './commands/mission-control';
 import { runtimesCommand } from './commands/runtimes';
 import { registerTrustCommands } from './commands/trust';
@@ -65,6 +66,7 @@ function buildProgram(context: CliContext, json: boolean): Command {
     .option('--json', 'print exactly one JSON document')
     .action((name: string | undefined, options: { json?: boolean }) => executorsSets(io, name, { json: options.json === true }));
 
+  initCommand(program, io);
   registerForkCommands(program, io);
   registerTrustCommands(program, io);
   registerKeysCommands(program, io);

@@ -23,7 +23,8 @@ export function channelHandlers(ctx: OrchestratorContext, drives: BackgroundDriv
     forkContainment: ({ fork_id }) => door.forkContainment(ctx, fork_id),
     forkTimeline: ({ fork_id }) => door.forkTimeline(ctx, fork_id),
     previewFork: (request) => door.previewStart(ctx, request),
-    workflowDocument: ({ workflow_file }) => door.workflowDocument(workflow_file),
+    workflowDocument: ({ workflow_file, repo }) => door.workflowDocument(workflow_file, repo ?? null),
+    proposeWorkflow: ({ repo }) => door.proposeWorkflow(repo),
     verifyAttestation: async ({ bundle, public_key_pem }) => door.verifyBundle({ bundle, publicKeyPem: public_key_pem, proof: null, replay: null }),
     startFork: async (request) => {
       const started = await door.startFork(

@@ -53,6 +53,8 @@ export interface CreatedFork {
   readonly repoDirty: boolean;
   /** The ignored files `.worktreeinclude` copies into each worktree (names and sizes), for the operator to see. */
   readonly worktreeInclude: readonly IncludeListEntry[];
+  /** The repository's own workflow file, when the fork runs it because no workflow was named (say so); else null. */
+  readonly workflowFoundInRepository: string | null;
 }
 
 const MAX_OBJECTIVE_BYTES = 64 * 1024;
@@ -150,7 +152,7 @@ export async function createFork(ctx: OrchestratorContext, input: CreateForkInpu
     await journal.result('fork.create', forkId, 'done');
   });
   ctx.events({ type: 'fork_state', fork_id: forkId, state: 'pending', revision: 0 });
-  return { record, repoDirty: repo.dirty, worktreeInclude: includeListOf(includes?.entries ?? []) };
+  return { record, repoDirty: repo.dirty, worktreeInclude: includeListOf(includes?.entries ?? []), workflowFoundInRepository: loaded.foundInRepository };
 }
 
 export function validObjective(objective: string): string {

@@ -36,6 +36,7 @@ export type { PublicArtifact } from '../publish/export-public';
 export { previewFork, validateExecutors, validateExecutorFile } from './executor-actions';
 export { previewStart } from './preview-start';
 export { workflowDocument } from './load-workflow';
+export { initRepository, proposeWorkflow } from './init-repository';
 export { settingsOf as settings } from './settings';
 export { profileSets, saveProfileSet, deleteProfileSet } from './profile-sets';
 export { openArtifact } from '../publish/open-artifact';

@@ -1,4 +1,4 @@
-import { realpath } from 'node:fs/promises';
+import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { sha256Digest } from '../../shared/digest';
 import { CitadelError, type Violation } from '../../shared/errors';
@@ -13,8 +13,10 @@ import {
   type Workflow,
   type WorkflowFile,
 } from '../../shared/fork/workflow';
+import { REPOSITORY_WORKFLOW_PATH } from '../../shared/fork/workflow-proposal';
 import { MAX_JSON_FILE_BYTES, parseJsonText } from '../../shared/json-text';
 import { zodViolations } from '../../shared/zod-violations';
+import { repositoryInfo } from '../git/repository';
 import { npmConfigOnce, usesNpmConfig } from '../setup/package-toolchain';
 import { assertProjectRegistries, MAX_NPMRC_BYTES } from '../setup/project-npmrc';
 import { bindRegistries, readsNpmrc } from '../setup/registries';
@@ -25,12 +27,18 @@ export interface LoadedWorkflow {
   readonly workflow: Workflow;
   readonly verifier: Verifier;
   readonly protectedPaths: readonly string[];
+  /**
+   * The repository's own workflow file (REPOSITORY_WORKFLOW_PATH, as `citadel init` writes it) when it
+   * was used because no workflow file was named, so the operator is told; null otherwise.
+   */
+  readonly foundInRepository: string | null;
 }
 
 export const BUILTIN_WORKFLOW: LoadedWorkflow = {
   workflow: { source: 'builtin', steps: [...BUILTIN_STEPS], file_path_in_repo: null, file_digest: null },
   verifier: { builtin: ['git_diff_check'], command: null },
   protectedPaths: [],
+  foundInRepository: null,
 };
 
 /**
@@ -44,21 +52,52 @@ export interface WorkflowChoice {
   readonly inline?: unknown;
 }
 
-/** The one place a fork's workflow is chosen: `startFork` and its preview both call this. */
+/**
+ * The one place a fork's workflow is chosen: `startFork` and its preview both call this. No file
+ * named means the repository's own `.citadel/workflow.json` when it has one (an edited document
+ * was then edited from it, and the file stays protected), else the built-in workflow.
+ */
 export async function resolveWorkflow(choice: WorkflowChoice, repoTopLevel: string, env: Readonly<Record<string, string | undefined>>): Promise<LoadedWorkflow> {
-  if (choice.inline === undefined) return loadWorkflow(choice.file, repoTopLevel, env);
+  const found = choice.file === undefined ? await repositoryWorkflow(repoTopLevel) : null;
+  const file = choice.file ?? found ?? undefined;
+  const loaded = choice.inline === undefined ? await loadWorkflow(file, repoTopLevel, env) : await inlineWorkflow(choice.inline, file, repoTopLevel, env);
+  return { ...loaded, foundInRepository: found === null ? null : REPOSITORY_WORKFLOW_PATH };
+}
+
+/**
+ * `<repo>/.citadel/workflow.json` when it exists, else null. Anything there but a regular file
+ * (a symlink, a folder) is refused rather than passed over: the operator put it there to be used.
+ */
+async function repositoryWorkflow(repoTopLevel: string): Promise<string | null> {
+  const file = path.join(repoTopLevel, REPOSITORY_WORKFLOW_PATH);
+  const info = await lstat(file).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return null;
+    throw new CitadelError('WORKFLOW_FILE_UNREADABLE', `cannot read workflow file ${file}: ${error.code ?? 'unknown'}`, { details: { reason: error.code ?? 'unknown' } });
+  });
+  if (info === null) return null;
+  if (!info.isFile()) {
+    throw new CitadelError('WORKFLOW_FILE_INVALID', `${REPOSITORY_WORKFLOW_PATH} in the repository is not a regular file (a symlink or a folder); it is what fork start uses when no workflow is named`, {
+      details: { path: file },
+    });
+  }
+  return file;
+}
+
+/** The New Fork editor's document, edited from `file` when there is one. */
+async function inlineWorkflow(inline: unknown, file: string | undefined, repoTopLevel: string, env: Readonly<Record<string, string | undefined>>): Promise<LoadedWorkflow> {
   // Finite and strict, the schema stops at the first value that is not a workflow: no input depth reaches a recursive walk.
-  const parsed = InlineWorkflowSchema.safeParse(choice.inline);
+  const parsed = InlineWorkflowSchema.safeParse(inline);
   if (!parsed.success) {
-    const violations = zodViolations(parsed.error.issues, [], choice.inline);
+    const violations = zodViolations(parsed.error.issues, [], inline);
     throw new CitadelError('WORKFLOW_INVALID', `the edited workflow is invalid (${violations.length} violation(s))`, { violations });
   }
-  const origin = choice.file === undefined ? null : await originInRepo(choice.file, repoTopLevel);
+  const origin = file === undefined ? null : await originInRepo(file, repoTopLevel);
   const setup = await bindSetup(parsed.data.setup, repoTopLevel, env);
   return {
     workflow: { source: 'inline', steps: parsed.data.steps, file_path_in_repo: origin, file_digest: null, ...(setup.length === 0 ? {} : { setup }) },
     verifier: { builtin: ['git_diff_check'], command: parsed.data.verifier },
     protectedPaths: [...parsed.data.protected_paths, ...(origin === null ? [] : [origin])],
+    foundInRepository: null,
   };
 }
 
@@ -93,20 +132,35 @@ export async function loadWorkflow(file: string | undefined, repoTopLevel: strin
     workflow: { source: 'file', steps: data.steps, file_path_in_repo: inRepo, file_digest: sha256Digest(text), ...(setup.length === 0 ? {} : { setup }) },
     verifier: { builtin: ['git_diff_check'], command: data.verifier },
     protectedPaths: [...data.protected_paths, ...(inRepo ? [inRepo] : [])],
+    foundInRepository: null,
   };
 }
 
 /**
- * The workflow the New Fork editor starts from: the file's (a version 1 file as version 2 without
- * setup, which means the same) or the built-in one. Nothing is bound yet; `resolveWorkflow` does that.
+ * The workflow the New Fork editor starts from, as `resolveWorkflow` would choose it: the named
+ * file's (a version 1 file as version 2 without setup, which means the same), else the repository's
+ * `.citadel/workflow.json` (`found_in_repository`), else the built-in one. A repository path that
+ * names no repository yet finds nothing: the preview reports it at its field. Nothing is bound yet.
  */
-export async function workflowDocument(file: string | null): Promise<{ source: 'builtin' | 'file'; document: InlineWorkflow }> {
-  if (file === null || file.trim() === '') {
-    return { source: 'builtin', document: { schema_version: 2, steps: [...BUILTIN_STEPS], verifier: null, protected_paths: [], setup: [] } };
+export async function workflowDocument(
+  file: string | null,
+  repo: string | null = null,
+): Promise<{ source: 'builtin' | 'file'; document: InlineWorkflow; found_in_repository: string | null }> {
+  const named = file === null || file.trim() === '' ? null : file;
+  // Only a full path: a relative one would name a folder of Mission Control's own working directory.
+  const root = named !== null || repo === null || !path.isAbsolute(repo.trim()) ? null : await repositoryInfo(repo.trim()).then((info) => info.root, () => null);
+  const found = root === null ? null : await repositoryWorkflow(root);
+  const chosen = named ?? found;
+  if (chosen === null) {
+    return { source: 'builtin', document: { schema_version: 2, steps: [...BUILTIN_STEPS], verifier: null, protected_paths: [], setup: [] }, found_in_repository: null };
   }
-  const { data } = await readWorkflowFile(file);
+  const { data } = await readWorkflowFile(chosen);
   const setup = data.schema_version === 1 ? [] : data.setup;
-  return { source: 'file', document: { schema_version: 2, steps: data.steps, verifier: data.verifier, protected_paths: data.protected_paths, setup } };
+  return {
+    source: 'file',
+    document: { schema_version: 2, steps: data.steps, verifier: data.verifier, protected_paths: data.protected_paths, setup },
+    found_in_repository: found === null ? null : REPOSITORY_WORKFLOW_PATH,
+  };
 }
 
 async function readWorkflowFile(file: string): Promise<{ text: string; data: WorkflowFile }> {

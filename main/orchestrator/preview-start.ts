@@ -54,6 +54,7 @@ export async function previewStart(ctx: Pick<OrchestratorContext, 'adapters' | '
     if (loaded !== null) {
       workflow = {
         source: loaded.workflow.source,
+        found_in_repository: loaded.foundInRepository,
         steps: loaded.workflow.steps.map((s) => s.id),
         setup: (loaded.workflow.setup ?? []).map((s) => ({ id: s.id, argv: [s.command, ...s.args], network: s.network })),
         verifier: loaded.verifier.command === null ? null : [loaded.verifier.command.command, ...loaded.verifier.command.args],

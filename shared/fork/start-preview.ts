@@ -43,6 +43,8 @@ export const StartPreviewSchema = z.strictObject({
   workflow: z
     .strictObject({
       source: z.enum(['builtin', 'file', 'inline']),
+      /** The repository's own workflow file (`.citadel/workflow.json`) when it is used because no workflow file was named; else null. */
+      found_in_repository: z.string().nullable(),
       steps: z.array(z.string()),
       setup: z.array(z.strictObject({ id: z.string(), argv: z.array(z.string()), network: z.string() })),
       verifier: z.array(z.string()).nullable(),

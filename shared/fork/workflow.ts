@@ -53,14 +53,15 @@ const WorkflowCore = {
  * The `--workflow FILE` format (decisions D7). Strict: unknown fields are rejected. Version 2 adds
  * `setup` (issue 13); a version 1 file means exactly what it meant before.
  */
-export const WorkflowFileSchema = z.discriminatedUnion('schema_version', [
-  z.strictObject({ schema_version: z.literal(1), ...WorkflowCore }),
-  z.strictObject({
-    schema_version: z.literal(2),
-    ...WorkflowCore,
-    setup: SetupListSchema.default([]),
-  }),
-]);
+/** A version 2 workflow file, as `citadel init` writes it. */
+export const WorkflowFileV2Schema = z.strictObject({
+  schema_version: z.literal(2),
+  ...WorkflowCore,
+  setup: SetupListSchema.default([]),
+});
+export type WorkflowFileV2 = z.infer<typeof WorkflowFileV2Schema>;
+
+export const WorkflowFileSchema = z.discriminatedUnion('schema_version', [z.strictObject({ schema_version: z.literal(1), ...WorkflowCore }), WorkflowFileV2Schema]);
 export type WorkflowFile = z.infer<typeof WorkflowFileSchema>;
 
 /**

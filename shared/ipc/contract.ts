@@ -19,6 +19,7 @@ import { ResumabilitySchema } from '../fork/resumability';
 import { RetryPlanSchema } from '../fork/retry-plan';
 import { StartPreviewSchema } from '../fork/start-preview';
 import { InlineWorkflowSchema } from '../fork/workflow';
+import { WorkflowProposalSchema } from '../fork/workflow-proposal';
 import { DiffSummarySchema, VerifierEvidenceSchema } from '../fork/receipts';
 import { AttestationVerificationSchema } from '../publish/attestation';
 import { ProofProjectionSchema } from '../publish/replay';
@@ -155,10 +156,21 @@ const CONTRACT = defineChannels('citadel', {
   forkTimeline: { request: Fork, response: z.array(PastForkEventSchema).max(20_000) },
   previewFork: { request: PreviewForkRequestSchema, response: StartPreviewSchema },
   startFork: { request: StartForkRequestSchema, response: ForkStatusSchema },
-  /** The workflow the New Fork editor starts from: the file's, or the built-in one (null file). */
+  /**
+   * The workflow the New Fork editor starts from: the named file's, else the repository's own
+   * `.citadel/workflow.json` (`found_in_repository`), else the built-in one.
+   */
   workflowDocument: {
-    request: z.strictObject({ workflow_file: z.string().max(4096).nullable() }),
-    response: z.strictObject({ source: z.enum(['builtin', 'file']), document: InlineWorkflowSchema }),
+    request: z.strictObject({ workflow_file: z.string().max(4096).nullable(), repo: z.string().max(4096).nullable().optional() }),
+    response: z.strictObject({ source: z.enum(['builtin', 'file']), document: InlineWorkflowSchema, found_in_repository: z.string().nullable() }),
+  },
+  /**
+   * `citadel init`'s proposal for the repository (New Fork's "Propose from the repository"): read
+   * only, nothing written. A full path: a relative one would name a folder of Mission Control's own working directory.
+   */
+  proposeWorkflow: {
+    request: z.strictObject({ repo: z.string().max(4096).startsWith('/', 'the full path of the repository (it starts with /)') }),
+    response: WorkflowProposalSchema,
   },
   stopBranch: { request: z.strictObject({ fork_id: ForkIdSchema, branch_id: BranchIdSchema.nullable() }), response: ForkStatusSchema },
   resumability: { request: Fork, response: ResumabilitySchema },

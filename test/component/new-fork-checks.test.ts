@@ -143,7 +143,7 @@ describe('New Fork checks the form before Start', () => {
       setup: [{ id: 'install', command: 'npm', args: ['ci'], timeout_seconds: 600, network: 'registries' }],
     };
     const { client, calls } = page({
-      workflowDocument: () => ({ ok: true, value: { source: 'file', document: loaded } }),
+      workflowDocument: () => ({ ok: true, value: { source: 'file', document: loaded, found_in_repository: null } }),
       previewFork: () => ({ ok: true, value: dirty }),
     });
     render(NewForkView, { props: { client } });

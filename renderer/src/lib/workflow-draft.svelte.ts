@@ -1,12 +1,13 @@
 import { canonicalJson } from '../../../shared/canonical-json';
 import type { Violation } from '../../../shared/errors';
 import { InlineWorkflowSchema, type InlineWorkflow, type SetupNetwork } from '../../../shared/fork/workflow';
+import type { ProposalFinding } from '../../../shared/fork/workflow-proposal';
 import { formatJsonPath } from '../../../shared/json-text';
 import { zodViolations } from '../../../shared/zod-violations';
 
 /**
- * The New Fork workflow editor's model (issue 13 item 5). It starts from the file's workflow (or the
- * built-in one) and rebuilds the workflow document from the fields on every change, checked live by
+ * The New Fork workflow editor's model (issue 13 item 5). It starts from the file's workflow, the
+ * built-in one, or `citadel init`'s proposal for the repository (issue 30), and rebuilds the workflow document from the fields on every change, checked live by
  * the shared InlineWorkflowSchema, the same schema the orchestrator freezes it with. Lists are typed
  * one entry per line; blank lines are ignored.
  */
@@ -27,8 +28,14 @@ export const PROTECTED_PATHS_PATH = formatJsonPath(['protected_paths']);
 
 let nextKey = 1;
 
+/** Where the editor's workflow came from; `found` is the repository's own workflow file when that is the file. */
+export type DraftOrigin =
+  | { readonly source: 'builtin' }
+  | { readonly source: 'file'; readonly found: string | null }
+  | { readonly source: 'proposal'; readonly reasons: readonly ProposalFinding[] };
+
 export class WorkflowDraft {
-  readonly source: 'builtin' | 'file';
+  readonly origin: DraftOrigin;
   /** The workflow as loaded: while the fields still say exactly it, the file itself is what starts. */
   readonly loaded: InlineWorkflow;
   /** Refused at load: what the form could not show exactly, so editing it would silently change it. */
@@ -47,8 +54,8 @@ export class WorkflowDraft {
   readonly valid = $derived(this.#result.success && this.#showable());
   readonly edited = $derived(this.#differs());
 
-  constructor(source: 'builtin' | 'file', loaded: InlineWorkflow) {
-    this.source = source;
+  constructor(origin: DraftOrigin, loaded: InlineWorkflow) {
+    this.origin = origin;
     this.loaded = loaded;
     this.loadProblem = unshowable(loaded)
       ? 'This workflow has an empty argument or one with a line break, which this form cannot show; edit the file in a text editor instead.'
@@ -83,8 +90,9 @@ export class WorkflowDraft {
     return this.loadProblem === null;
   }
 
+  /** A proposal is no file: it is always sent as the document, as edited. */
   #differs(): boolean {
-    return canonicalJson(this.document) !== canonicalJson(this.loaded);
+    return this.origin.source === 'proposal' || canonicalJson(this.document) !== canonicalJson(this.loaded);
   }
 
   #build(): unknown {

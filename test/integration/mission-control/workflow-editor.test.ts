@@ -27,7 +27,7 @@ describe('the workflow New Fork edits', () => {
     const h = new ForkHarness(tempDir('citadel-wf-editor-'));
     const { service } = await serviceOver(h);
     const file = await service.handle('workflowDocument', { workflow_file: h.workflowFile });
-    expect(file).toEqual({ ok: true, value: { source: 'file', document: { ...WORKFLOW, schema_version: 2, setup: [] } } });
+    expect(file).toEqual({ ok: true, value: { source: 'file', document: { ...WORKFLOW, schema_version: 2, setup: [] }, found_in_repository: null } });
     const builtin = await service.handle('workflowDocument', { workflow_file: null });
     expect(builtin.ok && builtin.value).toMatchObject({ source: 'builtin', document: { verifier: null, setup: [], protected_paths: [] } });
     const missing = await service.handle('workflowDocument', { workflow_file: path.join(h.base, 'nope.json') });
@@ -39,7 +39,7 @@ describe('the workflow New Fork edits', () => {
     const { service } = await serviceOver(h);
     const request = { objective: 'Fix the sum function', repo: h.repo, executors: { kind: 'runtimes', list: 'claude,codex' }, workflow_file: null, budget_seconds: null };
     const good = await service.handle('previewFork', { ...request, workflow: EDITED });
-    expect(good.ok && good.value.workflow).toEqual({ source: 'inline', steps: ['reproduce', 'fix'], setup: [{ id: 'prepare', argv: ['node', '--version'], network: 'none' }], verifier: ['node', '--test'] });
+    expect(good.ok && good.value.workflow).toEqual({ source: 'inline', found_in_repository: null, steps: ['reproduce', 'fix'], setup: [{ id: 'prepare', argv: ['node', '--version'], network: 'none' }], verifier: ['node', '--test'] });
     expect(good.ok && good.value.fields.workflow_file.problems).toEqual([]);
 
     const bad = await service.handle('previewFork', { ...request, workflow: { ...EDITED, setup: [{ ...EDITED.setup[0], command: 'sh -c', timeout_seconds: 0 }] } });

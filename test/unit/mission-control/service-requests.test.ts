@@ -23,6 +23,7 @@ const VALID: Record<ChannelName, Record<string, unknown>> = {
   forkTimeline: { fork_id: FORK_ID },
   previewFork: START,
   workflowDocument: { workflow_file: null },
+  proposeWorkflow: { repo: '/tmp/repo' },
   verifyAttestation: { bundle: '', public_key_pem: null },
   startFork: START,
   stopBranch: { fork_id: FORK_ID, branch_id: null },

@@ -71,12 +71,17 @@ export function startCommand(fork: Command, io: Io): void {
             if (json) return;
             if (options.containment === 'runtime-only') io.stderr('warning: --containment runtime-only: no OS sandbox; each executor is held only by its vendor CLI\'s own permission mode.\n');
             if (created.repoDirty) io.stderr('note: the target repository has uncommitted changes; they are not part of the fork, which starts from HEAD.\n');
+            if (created.workflowFoundInRepository !== null) io.stderr(`workflow: ${created.workflowFoundInRepository} (found in the repository; --workflow names another)\n`);
             if (created.worktreeInclude.length > 0) io.stderr(`note: copied into each worktree from .worktreeinclude: ${describeIncludeList(created.worktreeInclude)}\n`);
             io.stderr(`fork ${created.record.fork_id} created from ${created.record.base_revision.slice(0, 12)}\n`);
           },
         },
       );
-      printRecord(io, await labelledStatus(ctx, started.record), json, { repo_dirty: started.repoDirty, worktree_include: started.worktreeInclude });
+      printRecord(io, await labelledStatus(ctx, started.record), json, {
+        repo_dirty: started.repoDirty,
+        worktree_include: started.worktreeInclude,
+        workflow_found_in_repository: started.workflowFoundInRepository,
+      });
     });
 }
 

@@ -214,6 +214,7 @@ describe('Mission Control in real Chromium over the loopback web host', () => {
     await see(liveDiff).toContainText('1 file · +', STEP);
     await see(codex.getByTestId('live-activity')).toContainText(/edit/, STEP);
     await see(claude.getByTestId('live-activity')).toContainText("Claude Code's output arrives when it exits.");
+    await shoot(page, 'fork-running');
     await audit('fork while running');
     // The view read the past once as it opened (both branches running): what follows arrived live.
     await see(claude.getByRole('log', { name: 'Live events of branch-claude' })).toContainText('state passed', RUN);

@@ -20,6 +20,8 @@ export type WireOutcome = z.infer<typeof WireOutcomeSchema>;
 
 export const WireRefusalSchema = z.enum([
   'route_not_allowed',
+  /** A query string the API's routes do not take (a Gemini `key`, or a field mask that would hide the usage). */
+  'query_not_allowed',
   'placeholder_mismatch',
   'body_too_large',
   'body_unparsable',
@@ -28,6 +30,8 @@ export const WireRefusalSchema = z.enum([
   'server_tool_refused',
   'mcp_servers_refused',
   'budget_exceeded',
+  /** With a token budget, a streamed request that does not ask the provider for its usage (Chat Completions' `stream_options.include_usage`). */
+  'usage_not_requested',
   'credential_unavailable',
 ]);
 export type WireRefusal = z.infer<typeof WireRefusalSchema>;

@@ -44,8 +44,12 @@ export type HttpRoute = z.infer<typeof HttpRouteSchema>;
  * e.g. Ollama's model pull). A rule from before routes existed has none: the bridge reads it as the
  * inference routes every runtime used then (main/sandbox/egress/loopback-routes.ts), never as "all".
  */
-/** The wire dialect a provider gateway reads, to check a request and witness its answer. */
-export const GatewayApiSchema = z.enum(['anthropic-messages', 'openai-responses']);
+/**
+ * The wire dialect a provider gateway reads, to check a request and witness its answer
+ * (main/sandbox/gateway/dialects/): Anthropic Messages, OpenAI Responses, the Gemini API's
+ * generateContent (model in the path), and OpenAI-compatible Chat Completions.
+ */
+export const GatewayApiSchema = z.enum(['anthropic-messages', 'openai-responses', 'gemini-generate-content', 'openai-chat-completions']);
 export type GatewayApi = z.infer<typeof GatewayApiSchema>;
 
 /**

@@ -61,6 +61,7 @@ export const DENIAL_STATUS: Readonly<Record<EgressDenialReason, string>> = {
   path_not_allowed: '403 Forbidden',
   upgrade_not_allowed: '403 Forbidden',
   // The gateway's: none is a status a runtime retries (Claude Code's SDK retries 408, 409, 429 and 5xx).
+  query_not_allowed: '403 Forbidden',
   placeholder_mismatch: '403 Forbidden',
   body_too_large: '413 Content Too Large',
   body_unparsable: '400 Bad Request',
@@ -69,6 +70,7 @@ export const DENIAL_STATUS: Readonly<Record<EgressDenialReason, string>> = {
   server_tool_refused: '403 Forbidden',
   mcp_servers_refused: '403 Forbidden',
   budget_exceeded: '403 Forbidden',
+  usage_not_requested: '400 Bad Request',
   // A credential the host cannot obtain is an authentication failure; the supervisor ends the branch on it.
   credential_unavailable: '401 Unauthorized',
 };

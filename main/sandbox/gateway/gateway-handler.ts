@@ -10,6 +10,7 @@ import { denialReasonOf, writeRefusal } from './gateway-refusal';
 import { DEFAULT_MAX_BODY_BYTES, readRequestBody, type BodyPool } from './request-body';
 import { hasDuplicateKey, judgeRequestBody } from './request-rules';
 import type { UpstreamCredential } from '../../runtimes/credentials/upstream-credential';
+import { DIALECTS } from './dialects/dialects';
 import { upstreamClient } from './upstream-client';
 import { checkPlaceholder, upstreamHeaders } from './upstream-headers';
 
@@ -55,6 +56,7 @@ interface Upstreamed {
  */
 export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
   const { rule, credential } = options;
+  const dialect = DIALECTS[rule.api];
   const allowed = new Set(rule.routes.map((route) => `${route.method} ${route.path}`));
   const upstream = upstreamClient(rule.upstream, options.upstreamCa);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -71,7 +73,9 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
   const budgetExceeded = once(options.onBudgetExceeded);
   const credentialFailed = once(options.onCredentialFailed);
   let spentTokens = 0;
-  const overBudget = (): boolean => options.budgetTokens !== null && spentTokens >= options.budgetTokens;
+  // An answer that completed without saying what it used: from then on the budget cannot be shown to hold.
+  let unmetered = false;
+  const overBudget = (): boolean => options.budgetTokens !== null && (unmetered || spentTokens >= options.budgetTokens);
   const deny = (reason: EgressDenialReason, method?: string, url?: string): void =>
     options.onDenial({ host: upstream.host, port: upstream.port, reason, ...(method === undefined ? {} : { method: method.slice(0, 32), path: recordedPath(url ?? '') }) });
 
@@ -102,7 +106,11 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
       record(status === null ? 'refused' : 'upstream_error', { refusal, requested_model: requestedModel, status });
     };
 
-    if (!allowed.has(`${method} ${pathOf(url)}`)) return refuse('route_not_allowed');
+    const path = pathOf(url);
+    const route = dialect.routePath(path);
+    if (route === null || !allowed.has(`${method} ${route}`)) return refuse('route_not_allowed');
+    const queryRefusal = dialect.judgeQuery(path, queryOf(url));
+    if (queryRefusal !== null) return refuse(queryRefusal);
     const placeholder = checkPlaceholder(client.headers, options.placeholder);
     if (placeholder === 'mismatch') return refuse('placeholder_mismatch');
     if (overBudget()) {
@@ -126,7 +134,7 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
       // Given back once the exchange is over (a client already gone has closed the response).
       if (response.destroyed) bodies.held -= length;
       else response.once('close', () => (bodies.held -= length));
-      const verdict = judgeRequestBody(rule.api, parseJson(read.body), rule.models);
+      const verdict = judgeRequestBody(rule.api, parseJson(read.body), rule.models, { path, budgeted: options.budgetTokens !== null });
       if (!verdict.allowed) return refuse(verdict.refusal, verdict.requestedModel);
       body = read.body;
       requestedModel = verdict.requestedModel;
@@ -170,9 +178,11 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
       return refuse(sent, requestedModel);
     }
     const firstByteMs = Math.round(performance.now() - started);
-    const report = await relay(sent.answer, response, createAnswerWitness(rule.api, sent.answer.headers['content-type']), readThrough);
+    const { report, delivered } = await relay(sent.answer, response, createAnswerWitness(rule.api, sent.answer.headers['content-type']), readThrough);
     spentTokens += (report.inputTokens ?? 0) + (report.outputTokens ?? 0);
-    record(sent.status >= 400 ? 'upstream_error' : report.completed ? 'completed' : 'aborted', {
+    // Read on the wire to its completion, whether or not the client stayed for it.
+    if (method === 'POST' && sent.status < 300 && report.completed && (report.inputTokens === null || report.outputTokens === null)) unmetered = true;
+    record(sent.status >= 400 ? 'upstream_error' : report.completed && delivered ? 'completed' : 'aborted', {
       status: sent.status,
       requested_model: requestedModel,
       served_model: report.servedModel,
@@ -203,11 +213,11 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
 
 /**
  * Streams the provider's answer to the client as it comes (headers flushed first: an SSE stream's
- * first event must not wait), feeding the witness on the way; resolves with what it saw. With
- * `readThrough`, a client gone before the end leaves the answer read on by the witness alone
- * (recorded as not completed: the client never had it).
+ * first event must not wait), feeding the witness on the way; resolves with what it saw, and whether
+ * the client had all of it. With `readThrough`, a client gone before the end leaves the answer read
+ * on by the witness alone (recorded as not completed: the client never had it).
  */
-function relay(answer: IncomingMessage, response: ServerResponse, witness: ReturnType<typeof createAnswerWitness>, readThrough: boolean): Promise<AnswerReport> {
+function relay(answer: IncomingMessage, response: ServerResponse, witness: ReturnType<typeof createAnswerWitness>, readThrough: boolean): Promise<{ report: AnswerReport; delivered: boolean }> {
   return new Promise((resolve) => {
     let settled = false;
     // A client gone before the head arrived (only with readThrough: else the request was abandoned) gets nothing written.
@@ -219,8 +229,7 @@ function relay(answer: IncomingMessage, response: ServerResponse, witness: Retur
         answer.destroy();
         response.destroy();
       }
-      const report = witness.finish(ended);
-      resolve(clientGone ? { ...report, completed: false } : report);
+      resolve({ report: witness.finish(ended), delivered: !clientGone });
     };
     // Provider cookies belong to the host's session with it, not to the sandbox.
     const headers = endToEnd(answer.rawHeaders).filter((_, index, all) => all[index - (index % 2)]?.toLowerCase() !== 'set-cookie');
@@ -247,6 +256,12 @@ function relay(answer: IncomingMessage, response: ServerResponse, witness: Retur
       else answer.resume();
     });
   });
+}
+
+/** The query string without its `?` ('' when there is none). */
+function queryOf(url: string): string {
+  const mark = url.indexOf('?');
+  return mark === -1 ? '' : url.slice(mark + 1);
 }
 
 /** The body as the rules read it; one naming a key twice is unparsable (the provider might read the other). */

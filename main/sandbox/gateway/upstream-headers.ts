@@ -2,17 +2,26 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { endToEnd } from '../egress/provider-proxy';
 
+/** Headers that carry a key: each one a client sends must be the placeholder (Anthropic's, Gemini's, Azure OpenAI's). */
+const KEY_HEADERS = ['x-api-key', 'x-goog-api-key', 'api-key'] as const;
 /** Headers that carry a client's credential or session: never forwarded, whatever they hold. */
-const CLIENT_AUTH = new Set(['x-api-key', 'authorization', 'cookie', 'proxy-authorization', 'chatgpt-account-id']);
+const CLIENT_AUTH = new Set<string>([...KEY_HEADERS, 'authorization', 'cookie', 'proxy-authorization', 'chatgpt-account-id']);
+/**
+ * Headers with which Google's front end changes the request or the answer (a field mask that would
+ * hide the model and usage from the witness, another method): no runtime sends them; never forwarded.
+ */
+const ANSWER_REWRITES = new Set(['x-goog-fieldmask', 'x-http-method-override', 'x-http-method', 'x-method-override']);
 /** Set by the gateway itself: the upstream's host, the buffered body's length, an answer it can read. */
 const GATEWAY_SET = new Set(['host', 'content-length', 'content-encoding', 'accept-encoding', 'expect']);
 /** Lists of flags: the credential's (Claude OAuth's beta) join the client's instead of replacing them. */
 const MERGED_LISTS = new Set(['anthropic-beta']);
 
-/** The credentials a client presents: each `x-api-key` value and the `Authorization` bearer token (null: not a bearer). */
+/** The credentials a client presents: each key header's value and the `Authorization` bearer token (null: not a bearer). */
 function presentedCredentials(headers: IncomingHttpHeaders): (string | null)[] {
-  const apiKey = headers['x-api-key'];
-  const presented: (string | null)[] = Array.isArray(apiKey) ? [...apiKey] : apiKey === undefined ? [] : [apiKey];
+  const presented: (string | null)[] = KEY_HEADERS.flatMap((name) => {
+    const value = headers[name];
+    return Array.isArray(value) ? value : value === undefined ? [] : [value];
+  });
   if (headers.authorization !== undefined) presented.push(bearerToken(headers.authorization));
   return presented;
 }
@@ -20,7 +29,7 @@ function presentedCredentials(headers: IncomingHttpHeaders): (string | null)[] {
 export type PlaceholderCheck = 'matches' | 'absent' | 'mismatch';
 
 /**
- * Whether the request carries the sandbox's placeholder: every `x-api-key` and the `Authorization`
+ * Whether the request carries the sandbox's placeholder: every key header and the `Authorization`
  * header (as `Bearer <placeholder>`) must be it; compared in constant time, so that timing does not
  * tell the sandbox how much of a guess was right.
  */
@@ -54,7 +63,7 @@ export function upstreamHeaders(rawHeaders: readonly string[], credential: Reado
   for (let i = 0; i + 1 < passed.length; i += 2) {
     const name = (passed[i] as string).toLowerCase();
     const value = passed[i + 1] as string;
-    if (CLIENT_AUTH.has(name) || GATEWAY_SET.has(name)) continue;
+    if (CLIENT_AUTH.has(name) || GATEWAY_SET.has(name) || ANSWER_REWRITES.has(name)) continue;
     if (MERGED_LISTS.has(name) && credentialNames.has(name)) merged.set(name, [...(merged.get(name) ?? []), value]);
     else if (!credentialNames.has(name)) kept.push(passed[i] as string, value);
   }

@@ -156,3 +156,46 @@ export function openAiStream(model: string, input = 321, output = 54): string {
   ];
   return events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`).join('');
 }
+
+export interface GeminiUsage {
+  readonly prompt: number;
+  readonly candidates: number;
+  readonly thoughts?: number;
+  readonly cached?: number;
+}
+
+/**
+ * A Gemini API stream (`?alt=sse`) as the recordings' scripted server sent it to Gemini CLI 0.61.0, with
+ * what the real API adds: CRLF event ends, a usage report on every chunk (cumulative; the last is
+ * final), thoughts counted apart from the candidates, the finishReason on the last chunk.
+ */
+export function geminiStream(modelVersion: string, usage: GeminiUsage = { prompt: 321, candidates: 54, thoughts: 20, cached: 100 }): string {
+  const report = (candidates: number, thoughts: number) => ({
+    promptTokenCount: usage.prompt,
+    candidatesTokenCount: candidates,
+    totalTokenCount: usage.prompt + candidates + thoughts,
+    ...(thoughts > 0 ? { thoughtsTokenCount: thoughts } : {}),
+    ...(usage.cached === undefined ? {} : { cachedContentTokenCount: usage.cached }),
+  });
+  const chunks = [
+    { candidates: [{ content: { role: 'model', parts: [{ text: 'FAKE-REPLY: hello from the ' }] }, index: 0 }], usageMetadata: report(1, usage.thoughts ?? 0) },
+    { candidates: [{ content: { role: 'model', parts: [{ text: 'scripted model server. ✓' }] }, finishReason: 'STOP', index: 0 }], usageMetadata: report(usage.candidates, usage.thoughts ?? 0) },
+  ];
+  return chunks.map((chunk) => `data: ${JSON.stringify({ ...chunk, modelVersion, responseId: 'fake-resp-1' })}\r\n\r\n`).join('');
+}
+
+/**
+ * An OpenAI Chat Completions stream as the recordings' scripted server sent it to OpenCode 1.18.33 and
+ * Copilot CLI 1.0.102: chunks naming the model, a finish_reason, then (`usage`: asked with
+ * stream_options.include_usage) a last chunk without choices carrying the usage, then `[DONE]`.
+ */
+export function chatStream(model: string, usage: { prompt: number; completion: number } | null = { prompt: 321, completion: 54 }): string {
+  const chunk = (choices: object[], extra: object = {}) => ({ id: 'chatcmpl-fake-1', object: 'chat.completion.chunk', created: 1_790_000_000, model, choices, ...extra });
+  const chunks = [
+    chunk([{ index: 0, delta: { role: 'assistant', content: 'FAKE-REPLY: hello' }, finish_reason: null }], usage === null ? {} : { usage: null }),
+    chunk([{ index: 0, delta: { content: ' from the scripted model server.' }, finish_reason: null }], usage === null ? {} : { usage: null }),
+    chunk([{ index: 0, delta: {}, finish_reason: 'stop' }], usage === null ? {} : { usage: null }),
+    ...(usage === null ? [] : [chunk([], { usage: { prompt_tokens: usage.prompt, completion_tokens: usage.completion, total_tokens: usage.prompt + usage.completion } })]),
+  ];
+  return `${chunks.map((event) => `data: ${JSON.stringify(event)}\n\n`).join('')}data: [DONE]\n\n`;
+}

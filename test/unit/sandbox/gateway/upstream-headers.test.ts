@@ -11,10 +11,13 @@ describe('checkPlaceholder', () => {
     expect(checkPlaceholder({ authorization: `Bearer ${PLACEHOLDER}` }, PLACEHOLDER)).toBe('matches');
     expect(checkPlaceholder({ 'x-api-key': PLACEHOLDER, authorization: `bearer ${PLACEHOLDER}` }, PLACEHOLDER)).toBe('matches');
     expect(checkPlaceholder({ accept: '*/*' }, PLACEHOLDER)).toBe('absent');
+    // Gemini's key header, and Azure OpenAI's.
+    expect(checkPlaceholder({ 'x-goog-api-key': PLACEHOLDER }, PLACEHOLDER)).toBe('matches');
+    expect(checkPlaceholder({ 'api-key': PLACEHOLDER }, PLACEHOLDER)).toBe('matches');
   });
 
   it('refuses any other credential, even alongside the placeholder', () => {
-    for (const headers of [{ 'x-api-key': 'sk-ant-real' }, { authorization: 'Bearer sk-real' }, { authorization: PLACEHOLDER }, { authorization: `Basic ${PLACEHOLDER}` }, { 'x-api-key': PLACEHOLDER, authorization: 'Bearer other' }, { 'x-api-key': `${PLACEHOLDER}x` }]) {
+    for (const headers of [{ 'x-api-key': 'sk-ant-real' }, { authorization: 'Bearer sk-real' }, { authorization: PLACEHOLDER }, { authorization: `Basic ${PLACEHOLDER}` }, { 'x-api-key': PLACEHOLDER, authorization: 'Bearer other' }, { 'x-api-key': `${PLACEHOLDER}x` }, { 'x-goog-api-key': 'AIza-real' }, { 'x-goog-api-key': PLACEHOLDER, 'x-api-key': 'sk-ant-real' }, { authorization: `Bearer ${PLACEHOLDER}`, 'api-key': 'azure-real' }]) {
       expect(checkPlaceholder(headers, PLACEHOLDER)).toBe('mismatch');
     }
   });
@@ -34,6 +37,17 @@ describe('upstreamHeaders', () => {
       ['content-length', '42'],
     ]);
     expect(JSON.stringify(sent)).not.toContain(PLACEHOLDER);
+  });
+
+  it("drops Gemini's key and the headers that would rewrite the answer Google gives (a field mask, another method)", () => {
+    const gemini = ['x-goog-api-key', PLACEHOLDER, 'X-Goog-FieldMask', 'candidates', 'X-HTTP-Method-Override', 'GET', 'api-key', PLACEHOLDER, 'x-goog-api-client', 'google-genai-sdk/1.30.0', 'Content-Type', 'application/json'];
+    expect(pairs(upstreamHeaders(gemini, { 'x-goog-api-key': 'AIza-REAL' }, 7))).toEqual([
+      ['x-goog-api-client', 'google-genai-sdk/1.30.0'],
+      ['content-type', 'application/json'],
+      ['x-goog-api-key', 'AIza-REAL'],
+      ['accept-encoding', 'identity'],
+      ['content-length', '7'],
+    ]);
   });
 
   it("adds a credential's anthropic-beta flags to the client's, and replaces other same-named headers", () => {

@@ -4,13 +4,14 @@ import { formatJsonPath } from './json-text';
 
 /**
  * Maps zod issues to violations with stable rule codes; `input` is the value the issue paths are
- * relative to, `forbidden` lists values refused for safety (reported as `forbidden_value`).
+ * relative to, `forbidden` names values refused for safety, by field then value, with the reason
+ * each is refused (reported as `forbidden_value`).
  */
 export function zodViolations(
   issues: readonly z.core.$ZodIssue[],
   at: readonly PropertyKey[],
   input: unknown,
-  forbidden: Readonly<Record<string, readonly string[]>> = {},
+  forbidden: Readonly<Record<string, Readonly<Record<string, string>>>> = {},
 ): Violation[] {
   return issues.flatMap((issue): Violation[] => {
     const path = [...at, ...issue.path];
@@ -25,9 +26,8 @@ export function zodViolations(
       case 'invalid_value': {
         if (!value.found) return [violation(path, 'missing_field', `${String(path[path.length - 1])} is required`)];
         const field = String(issue.path[issue.path.length - 1]);
-        if (typeof value.value === 'string' && forbidden[field]?.includes(value.value)) {
-          return [violation(path, 'forbidden_value', `"${value.value}" is refused: it weakens the executor safety boundary`)];
-        }
+        const reason = refusalOf(forbidden, field, value.value);
+        if (reason !== undefined) return [violation(path, 'forbidden_value', `"${String(value.value)}" is refused: ${reason}`)];
         return [violation(path, 'invalid_value', `expected one of ${issue.values.map((x) => JSON.stringify(x)).join(', ')}`)];
       }
       case 'invalid_format':
@@ -61,6 +61,13 @@ function sizeMessage(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig, b
   if (issue.origin === 'string') return limit === 1 && bound === 'at least' ? 'must not be empty' : `must have ${bound} ${plural('character', 'characters')}`;
   if (issue.origin === 'array' || issue.origin === 'set') return `must have ${bound} ${plural('entry', 'entries')}`;
   return issue.inclusive === false ? `must be ${bound === 'at least' ? 'more' : 'less'} than ${limit}` : `must be ${bound} ${limit}`;
+}
+
+/** Why a value is refused, if it is; own properties only, so `constructor` or `__proto__` is never a reason. */
+function refusalOf(forbidden: Readonly<Record<string, Readonly<Record<string, string>>>>, field: string, value: unknown): string | undefined {
+  if (typeof value !== 'string' || !Object.hasOwn(forbidden, field)) return undefined;
+  const reasons = forbidden[field];
+  return reasons !== undefined && Object.hasOwn(reasons, value) ? reasons[value] : undefined;
 }
 
 export function violation(path: readonly PropertyKey[], rule: string, message: string): Violation {

@@ -1,6 +1,6 @@
 import { canonicalProfileOrder, executorSetDigest, profileDigest } from '../../shared/executors/executor-digests';
 import { branchIdFor, type ExecutorSetDescription } from '../../shared/executors/executor-set-description';
-import type { ExecutorProfile } from '../../shared/executors/profile-schema';
+import type { ExecutorProfileV2 } from '../../shared/executors/profile-schema';
 import { adapterFor } from '../runtimes/registry';
 import type { InvocationContainment, RuntimeAdapter } from '../runtimes/adapter-contract/runtime-adapter';
 
@@ -10,7 +10,7 @@ import type { InvocationContainment, RuntimeAdapter } from '../runtimes/adapter-
  * containment mode it would launch with (an adapter may grant more inside a sandbox).
  */
 export function describeExecutorSet(
-  profiles: readonly ExecutorProfile[],
+  profiles: readonly ExecutorProfileV2[],
   adapters: Readonly<Record<string, RuntimeAdapter>>,
   containment: InvocationContainment,
 ): ExecutorSetDescription {

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ExecutorSetDescription } from '../../shared/executors/executor-set-description';
-import { parseExecutorFileText } from '../../shared/executors/validate-executor-file';
+import { parseAnyExecutorFileText } from '../../shared/executors/validate-executor-file';
 import type { ExecutorChoiceSchema } from '../../shared/ipc/contract';
 import { describeExecutorSet } from '../executors/describe-executor-set';
 import { loadExecutorFile } from '../executors/load-executor-file';
@@ -28,7 +28,7 @@ export function previewFork(ctx: Adapters, choice: z.infer<typeof ExecutorChoice
 
 /** An executor file's text, validated and described (argv as `previewFork`). */
 export function validateExecutors(ctx: Adapters, text: string, containment: InvocationContainment = 'contained'): ExecutorSetDescription {
-  const file = parseExecutorFileText(text);
+  const file = parseAnyExecutorFileText(text);
   if (!file.ok) throw file.error;
   return describeExecutorSet(file.value.executors, ctx.adapters, containment);
 }

@@ -1,14 +1,14 @@
 import type { z } from 'zod';
 import { synthesizeLegacyProfiles } from '../../shared/executors/legacy-runtimes';
-import { EXECUTOR_FILE_SCHEMA_VERSION, type ExecutorProfile } from '../../shared/executors/profile-schema';
-import { validateExecutorFile } from '../../shared/executors/validate-executor-file';
+import { executorFileVersionFor, type ExecutorProfileV2 } from '../../shared/executors/profile-schema';
+import { validateAnyExecutorFile } from '../../shared/executors/validate-executor-file';
 import { CitadelError } from '../../shared/errors';
 import type { ExecutorChoiceSchema } from '../../shared/ipc/contract';
 import type { ExecutorInput } from './create-fork';
 
 export interface ResolvedExecutors {
   readonly input: ExecutorInput;
-  readonly profiles: readonly ExecutorProfile[];
+  readonly profiles: readonly ExecutorProfileV2[];
   /** Legacy runtimes make a schema 1 fork, validated profiles a schema 2 fork (decisions D4). */
   readonly schemaVersion: 1 | 2;
 }
@@ -24,7 +24,7 @@ export function resolveExecutorChoice(choice: z.infer<typeof ExecutorChoiceSchem
     if (!legacy.ok) throw legacy.error;
     return { input: choice, profiles: legacy.value, schemaVersion: 1 };
   }
-  const file = validateExecutorFile({ schema_version: EXECUTOR_FILE_SCHEMA_VERSION, executors: choice.profiles });
+  const file = validateAnyExecutorFile({ schema_version: executorFileVersionFor(choice.profiles), executors: choice.profiles });
   if (!file.ok) {
     const violations = (file.error.violations ?? []).map((v) => ({ ...v, path: v.path.replace(/^\$\.executors/, '$.executors.profiles') }));
     throw new CitadelError(file.error.code, file.error.message, { violations });

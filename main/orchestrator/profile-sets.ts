@@ -1,4 +1,4 @@
-import type { ExecutorFile } from '../../shared/executors/profile-schema';
+import type { AnyExecutorFile } from '../../shared/executors/profile-schema';
 import type { ProfileSet } from '../../shared/executors/profile-sets';
 import type { OrchestratorContext } from '../host/context';
 import { deleteProfileSet as deleteStored, readProfileSets, saveProfileSet as saveStored } from '../store/profile-sets';
@@ -9,7 +9,7 @@ export function profileSets(ctx: Pick<OrchestratorContext, 'root'>): Promise<Pro
 }
 
 /** Saves `file` (already validated by the shared executor-file schema) as `name`, replacing a set of that name. */
-export function saveProfileSet(ctx: Pick<OrchestratorContext, 'root' | 'now'>, name: string, file: ExecutorFile): Promise<ProfileSet[]> {
+export function saveProfileSet(ctx: Pick<OrchestratorContext, 'root' | 'now'>, name: string, file: AnyExecutorFile): Promise<ProfileSet[]> {
   return saveStored(ctx.root, { name, saved_at: ctx.now().toISOString(), file });
 }
 

@@ -1,14 +1,18 @@
 import { CitadelError } from '../../shared/errors';
-import type { RuntimeId } from '../../shared/executors/profile-schema';
+import type { ExecutorRuntimeId } from '../../shared/executors/profile-schema';
 import { claudeAdapter } from './claude/adapter';
 import { codexAdapter } from './codex/adapter';
 import type { RuntimeAdapter } from './adapter-contract/runtime-adapter';
 
-/** The built-in runtime plug-ins, keyed by the runtime id a profile names. */
-export const BUILTIN_ADAPTERS: Readonly<Record<RuntimeId, RuntimeAdapter>> = {
+/**
+ * The built-in runtime plug-ins, keyed by the runtime id a profile names. An executor file may name
+ * a runtime with no adapter here; starting a fork with it is refused (RUNTIME_UNKNOWN) before
+ * anything is written.
+ */
+export const BUILTIN_ADAPTERS = {
   claude: claudeAdapter,
   codex: codexAdapter,
-};
+} as const satisfies Readonly<Partial<Record<ExecutorRuntimeId, RuntimeAdapter>>>;
 
 /** The adapter a profile's runtime names, from the set the caller runs with (never an implicit default, so a preview and a launch cannot disagree). */
 export function adapterFor(runtime: string, adapters: Readonly<Record<string, RuntimeAdapter>>): RuntimeAdapter {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DigestSchema } from '../digest';
-import { LocalProviderSchema, ModelIdSchema, ProfileIdSchema, RuntimeIdSchema } from './profile-schema';
+import { ExecutorRuntimeIdSchema, LocalProviderSchema, ModelIdSchema, ProfileIdSchema } from './profile-schema';
 
 /** What `citadel executors validate --json` prints (decisions D13), and what a profile preview shows. */
 export const ExecutorSetDescriptionSchema = z.strictObject({
@@ -8,7 +8,7 @@ export const ExecutorSetDescriptionSchema = z.strictObject({
     z.strictObject({
       profile_id: ProfileIdSchema,
       branch_id: z.string(),
-      runtime: RuntimeIdSchema,
+      runtime: ExecutorRuntimeIdSchema,
       model: ModelIdSchema.nullable(),
       local_provider: LocalProviderSchema.nullable(),
       profile_digest: DigestSchema,

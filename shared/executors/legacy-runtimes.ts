@@ -1,10 +1,11 @@
 import { CitadelError, fail, ok, type Result, type Violation } from '../errors';
 import { canonicalProfileOrder } from './executor-digests';
-import { MIN_PROFILES, RUNTIME_IDS, RuntimeIdSchema, type ExecutorProfile } from './profile-schema';
+import { MIN_PROFILES, SCHEMA_1_RUNTIME_IDS, Schema1RuntimeIdSchema, type ExecutorProfile } from './profile-schema';
 
 /**
  * `--runtimes claude,codex` (decisions D4): one canonical profile per runtime with
- * profile_id = runtime and null model/provider. Compatibility input for schema 1 forks.
+ * profile_id = runtime and null model/provider. Compatibility input for schema 1 forks, so only
+ * schema 1's runtimes: a newer runtime is named in an executor file.
  */
 export function synthesizeLegacyProfiles(list: string): Result<ExecutorProfile[]> {
   const entries = list.split(',').map((entry) => entry.trim());
@@ -13,10 +14,10 @@ export function synthesizeLegacyProfiles(list: string): Result<ExecutorProfile[]
   const profiles: ExecutorProfile[] = [];
   entries.forEach((entry, i) => {
     const path = `--runtimes[${i}]`;
-    const runtime = RuntimeIdSchema.safeParse(entry);
+    const runtime = Schema1RuntimeIdSchema.safeParse(entry);
     if (entry === '') violations.push({ path, rule: 'empty_entry', message: 'empty runtime name' });
     else if (!runtime.success) {
-      violations.push({ path, rule: 'unknown_runtime', message: `unknown runtime "${entry}"; expected one of ${RUNTIME_IDS.join(', ')}` });
+      violations.push({ path, rule: 'unknown_runtime', message: `unknown runtime "${entry}"; expected one of ${SCHEMA_1_RUNTIME_IDS.join(', ')}` });
     } else if (seen.has(entry)) violations.push({ path, rule: 'duplicate_runtime', message: `runtime "${entry}" is listed twice` });
     else {
       seen.add(entry);

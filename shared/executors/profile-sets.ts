@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { IsoTimeSchema } from '../iso-time';
-import { ExecutorFileSchema } from './profile-schema';
+import { AnyExecutorFileSchema } from './profile-schema';
 
 /**
  * Saved executor profile sets (issue 14 item 5): named executor files kept in the fork root's
@@ -22,7 +22,7 @@ export const ProfileSetNameSchema = z
 export const ProfileSetSchema = z.strictObject({
   name: ProfileSetNameSchema,
   saved_at: IsoTimeSchema,
-  file: ExecutorFileSchema,
+  file: AnyExecutorFileSchema,
 });
 export type ProfileSet = z.infer<typeof ProfileSetSchema>;
 

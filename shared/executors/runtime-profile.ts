@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LocalProviderSchema, ModelIdSchema, ProfileIdSchema } from './profile-schema';
+import { LocalProviderSchema, ModelIdSchema, ProfileIdSchema } from './runtimes/descriptor';
 
 /** The runtime a profile names, and so a branch runs: any registered adapter's id, not only claude | codex. */
 export const RuntimeLabelSchema = z.string().regex(/^[a-z][a-z0-9-]{0,31}$/);
@@ -8,7 +8,8 @@ export const RuntimeLabelSchema = z.string().regex(/^[a-z][a-z0-9-]{0,31}$/);
  * A profile as the engine stores, digests and launches it: the five executor-profile fields with
  * any runtime label. The engine accepts a profile only when an adapter is registered for its
  * runtime, and that adapter's own strict profile schema checks the rest (RuntimeAdapter.profileSchema).
- * Executor files never use this shape: they stay exactly `claude | codex` (profile-schema.ts).
+ * Executor files never use this shape: each names one of the runtimes profile-schema.ts lists,
+ * checked by that runtime's descriptor.
  */
 export const RuntimeProfileSchema = z.strictObject({
   profile_id: ProfileIdSchema,

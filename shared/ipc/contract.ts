@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ExecutorFileSchema, ExecutorProfileSchema } from '../executors/profile-schema';
+import { AnyExecutorFileSchema, ExecutorProfileV2Schema } from '../executors/profile-schema';
 import { ProfileSetNameSchema, ProfileSetSchema } from '../executors/profile-sets';
 import { ExecutorSetDescriptionSchema } from '../executors/executor-set-description';
 import { DigestSchema } from '../digest';
@@ -45,7 +45,7 @@ export { ForkListEntrySchema, type ForkListEntry } from './fork-list-channel';
 /** How the New Fork form names its executors: legacy runtimes or validated profiles. */
 export const ExecutorChoiceSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('runtimes'), list: z.string().max(200) }),
-  z.strictObject({ kind: z.literal('executors'), profiles: z.array(ExecutorProfileSchema).max(32) }),
+  z.strictObject({ kind: z.literal('executors'), profiles: z.array(ExecutorProfileV2Schema).max(32) }),
 ]);
 
 export const StartForkRequestSchema = z.strictObject({
@@ -216,7 +216,7 @@ const CONTRACT = defineChannels('citadel', {
   sandboxReadiness: { request: z.strictObject({}), response: SandboxReadinessSchema },
   /** Saved executor profile sets (the fork root's settings); saving under an existing name replaces that set. */
   profileSets: { request: z.strictObject({}), response: ProfileSetsReplySchema },
-  saveProfileSet: { request: z.strictObject({ name: ProfileSetNameSchema, file: ExecutorFileSchema }), response: ProfileSetsReplySchema },
+  saveProfileSet: { request: z.strictObject({ name: ProfileSetNameSchema, file: AnyExecutorFileSchema }), response: ProfileSetsReplySchema },
   deleteProfileSet: { request: z.strictObject({ name: ProfileSetNameSchema }), response: ProfileSetsReplySchema },
   /** `citadel verify` of an opened attestation bundle, offline: nothing of the fork root is read. */
   verifyAttestation: {

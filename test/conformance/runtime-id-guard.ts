@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { EXECUTOR_RUNTIME_IDS } from '../../shared/executors/profile-schema';
 
-/** Built-in runtime ids the engine, evidence, publishing and UI code must never branch on. */
-const IDS = '(?:claude|codex)';
+/** Runtime ids (every one an executor file may name) the engine, evidence, publishing and UI code must never branch on. */
+const IDS = `(?:${EXECUTOR_RUNTIME_IDS.join('|')})`;
 const Q = '[\'"`]';
 const RULES: readonly { readonly rule: string; readonly pattern: RegExp }[] = [
   { rule: 'compares against a runtime id', pattern: new RegExp(`[!=]==?\\s*${Q}${IDS}${Q}|${Q}${IDS}${Q}\\s*[!=]==?`) },

@@ -1,4 +1,4 @@
-import { ClaudeProfileSchema } from '../../../shared/executors/profile-schema';
+import { ClaudeProfileSchema } from '../../../shared/executors/runtimes/claude';
 import { profileFor, type RuntimeAdapter } from '../adapter-contract/runtime-adapter';
 import { claudeContainmentNeeds } from './containment-needs';
 import { claudeCredentials } from './credentials';

@@ -1,4 +1,4 @@
-import type { ClaudeProfile } from '../../../shared/executors/profile-schema';
+import type { ClaudeProfile } from '../../../shared/executors/runtimes/claude';
 import type { Invocation, InvocationContainment } from '../adapter-contract/runtime-adapter';
 import { claudeAllowedTools, CLAUDE_DISALLOWED_TOOLS } from './tool-policy';
 

@@ -1,4 +1,4 @@
-import { CodexProfileSchema } from '../../../shared/executors/profile-schema';
+import { CodexProfileSchema } from '../../../shared/executors/runtimes/codex';
 import { profileFor, type RuntimeAdapter } from '../adapter-contract/runtime-adapter';
 import { codexContainmentNeeds } from './containment-needs';
 import { codexCredentials } from './credentials';

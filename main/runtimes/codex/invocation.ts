@@ -1,4 +1,4 @@
-import type { CodexProfile } from '../../../shared/executors/profile-schema';
+import type { CodexProfile } from '../../../shared/executors/runtimes/codex';
 import type { Invocation } from '../adapter-contract/runtime-adapter';
 
 export const CODEX_DEFAULT_SANDBOX = 'workspace-write';

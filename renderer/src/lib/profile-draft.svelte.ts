@@ -6,12 +6,12 @@ import {
   CLAUDE_EFFORTS,
   CLAUDE_PERMISSION_MODES,
   CODEX_SANDBOXES,
-  EXECUTOR_FILE_SCHEMA_VERSION,
-  OPTIONS_SCHEMA_BY_RUNTIME,
-  RuntimeIdSchema,
-  type ExecutorProfile,
+  executorFileVersionFor,
+  executorRuntimeFor,
+  type AnyExecutorFile,
+  type ExecutorProfileV2,
 } from '../../../shared/executors/profile-schema';
-import { validateExecutorFile } from '../../../shared/executors/validate-executor-file';
+import { validateAnyExecutorFile } from '../../../shared/executors/validate-executor-file';
 import { formatJsonPath, parseJsonText } from '../../../shared/json-text';
 
 /**
@@ -41,10 +41,9 @@ export const OPTION_SUGGESTIONS: Readonly<Record<string, readonly string[]>> = {
   sandbox: CODEX_SANDBOXES,
 };
 
-/** The option names a runtime accepts, from the shared schema (none for an unknown runtime). */
+/** The option names a runtime accepts, from its shared descriptor (none for an unknown runtime). */
 export function optionNames(runtime: string): string[] {
-  const known = RuntimeIdSchema.safeParse(runtime);
-  return known.success ? Object.keys(OPTIONS_SCHEMA_BY_RUNTIME[known.data].shape) : [];
+  return Object.keys(executorRuntimeFor(runtime)?.options.shape ?? {});
 }
 
 export const fieldPath = (index: number, field: string): string => formatJsonPath(['executors', index, field]);
@@ -76,9 +75,11 @@ export class ProfileDraft {
   importProblem = $state<ImportProblem | null>(null);
 
   readonly file = $derived(fileFromRows(this.rows));
-  readonly result = $derived(validateExecutorFile(this.file));
+  readonly result = $derived(validateAnyExecutorFile(this.file));
   readonly violations: readonly Violation[] = $derived(this.result.ok ? [] : (this.result.error.violations ?? []));
-  readonly profiles: ExecutorProfile[] | null = $derived(this.result.ok ? this.result.value.executors : null);
+  /** The executor file the rows make, once it validates: what a saved set holds. */
+  readonly validFile: AnyExecutorFile | null = $derived(this.result.ok ? this.result.value : null);
+  readonly profiles: ExecutorProfileV2[] | null = $derived(this.result.ok ? this.result.value.executors : null);
   /** Digests by the shared digest rules, shown while editing; the authoritative argv comes from previewFork. */
   readonly preview: DigestPreview | null = $derived(this.profiles === null ? null : digestPreview(this.profiles));
 
@@ -111,7 +112,7 @@ export class ProfileDraft {
     }
     const rows = rowsFromFile(parsed.value);
     if (rows === null || canonicalJson(fileFromRows(rows)) !== canonicalJson(parsed.value)) {
-      const result = validateExecutorFile(parsed.value);
+      const result = validateAnyExecutorFile(parsed.value);
       this.importProblem = {
         message: 'The file has content this form cannot show; fix it in a text editor and load it again.',
         violations: result.ok ? [] : (result.error.violations ?? []),
@@ -135,7 +136,7 @@ function withKey(fields: ProfileFields): DraftRow {
 
 function fileFromRows(rows: readonly ProfileFields[]): { schema_version: number; executors: unknown[] } {
   return {
-    schema_version: EXECUTOR_FILE_SCHEMA_VERSION,
+    schema_version: executorFileVersionFor(rows),
     executors: rows.map((row) => ({
       profile_id: row.profile_id,
       runtime: row.runtime,
@@ -168,7 +169,7 @@ function rowsFromFile(value: unknown): DraftRow[] | null {
   return rows;
 }
 
-function digestPreview(profiles: readonly ExecutorProfile[]): DigestPreview {
+function digestPreview(profiles: readonly ExecutorProfileV2[]): DigestPreview {
   return {
     executor_set_digest: executorSetDigest(profiles),
     profiles: canonicalProfileOrder(profiles).map((p) => ({

@@ -67,21 +67,24 @@ function repoAfter(dir) {
   return out;
 }
 
-/** Files under `dir`, relative, sorted; long lists are cut. */
-function listFiles(dir, limit = 400) {
-  const files = [];
+/** Directories holding more files than this are listed as one line (a CLI unpacking itself into HOME). */
+const COLLAPSE_FILES = 40;
+
+/** Files under `dir`, relative and sorted; a directory with many files becomes one `dir/ (N files)` line. */
+function listFiles(dir) {
+  const lines = [];
+  const count = (d) => readdirSync(d, { withFileTypes: true }).reduce((n, e) => n + (e.isDirectory() ? count(path.join(d, e.name)) : 1), 0);
   const walk = (d) => {
     for (const entry of readdirSync(d, { withFileTypes: true })) {
       const full = path.join(d, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else files.push(`./${path.relative(dir, full)}`);
+      if (!entry.isDirectory()) lines.push(`./${path.relative(dir, full)}`);
+      else if (count(full) > COLLAPSE_FILES) lines.push(`./${path.relative(dir, full)}/ (${count(full)} files)`);
+      else walk(full);
     }
   };
   if (existsSync(dir)) walk(dir);
-  files.sort();
-  const shown = files.slice(0, limit);
-  if (files.length > limit) shown.push(`… ${files.length - limit} more files`);
-  return shown.join('\n') + (shown.length ? '\n' : '');
+  lines.sort();
+  return lines.join('\n') + (lines.length ? '\n' : '');
 }
 
 /** The server log, with large repeated bodies replaced by a summary (see the README). */

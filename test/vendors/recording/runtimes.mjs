@@ -95,6 +95,10 @@ export const RUNTIMES = {
       { name: 'prompt_on_stdin', scenario: 'text', promptArg: null, stdin: PROMPT_TEXT, difference: 'no -p; prompt on stdin' },
       { name: 'bypass_allow_all', scenario: 'edit', argvExtra: ['--allow-all'], difference: 'scenario edit with --allow-all (recorded only)' },
       { name: 'bypass_yolo', scenario: 'edit', argvExtra: ['--yolo'], difference: 'scenario edit with --yolo (recorded only)' },
+      { name: 'no_allow_all_tools_edit', scenario: 'edit', noAllowAllTools: true, difference: 'scenario edit without --allow-all-tools' },
+      { name: 'bypass_allow_all_outside', scenario: 'edit', outside: true, argvExtra: ['--allow-all'], difference: 'write_outside_repo with --allow-all (recorded only)' },
+      { name: 'bypass_yolo_outside', scenario: 'edit', outside: true, argvExtra: ['--yolo'], difference: 'write_outside_repo with --yolo (recorded only)' },
+      { name: 'not_offline', scenario: 'text', dropEnv: ['COPILOT_OFFLINE'], difference: 'text without COPILOT_OFFLINE (what else it tries to reach)' },
     ]),
   },
   qwen: {

@@ -6,7 +6,7 @@
 // attempt to reach another host is logged as a refused CONNECT).
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VENDOR_CLIS, vendorBinDir } from '../vendor-clis.mjs';
@@ -18,7 +18,7 @@ const repoRoot = path.resolve(here, '../../..');
 const fixturesRoot = path.join(repoRoot, 'test/fixtures/recordings');
 const LAB = process.env.RECORDING_LAB ?? '/tmp/rec-lab';
 const PORT = Number(process.env.RECORDING_PORT ?? 18090);
-const CASE_TIMEOUT_MS = Number(process.env.RECORDING_CASE_TIMEOUT_MS ?? 200_000);
+const CASE_TIMEOUT_MS = Number(process.env.RECORDING_CASE_TIMEOUT_MS ?? 300_000);
 const KILL_GRACE_MS = 10_000;
 /** After a `hang` stream goes silent, the time before the cancel signal. */
 const CANCEL_AFTER_MS = 2_000;
@@ -87,6 +87,21 @@ function listFiles(dir) {
   return lines.join('\n') + (lines.length ? '\n' : '');
 }
 
+/** Files under `root` whose relative path matches `pattern` (`*` = any characters but `/`). */
+function matchFiles(root, pattern) {
+  const re = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')}$`);
+  const found = [];
+  const walk = (d) => {
+    for (const entry of readdirSync(d, { withFileTypes: true })) {
+      const full = path.join(d, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (re.test(path.relative(root, full))) found.push(full);
+    }
+  };
+  if (existsSync(root)) walk(root);
+  return found;
+}
+
 /** The server log, with large repeated bodies replaced by a summary (see the README). */
 function trimLog(logFile, keepFullBodies) {
   if (!existsSync(logFile)) return '';
@@ -147,7 +162,8 @@ async function runCase(runtime, kase) {
     scenario: kase.scenario,
     logFile,
     servedModel: kase.servedModel ?? null,
-    toolCall: runtime.toolCall(ctx),
+    toolCall: kase.toolCall ? kase.toolCall(ctx) : runtime.toolCall(ctx),
+    toolCallMatch: kase.toolCallMatch === undefined ? (runtime.toolCallMatch ?? null) : kase.toolCallMatch,
     onHang: () => {
       if (hangAt !== null || !kase.cancelSignal) return;
       hangAt = Date.now();
@@ -209,6 +225,14 @@ async function runCase(runtime, kase) {
   server.closeAll();
 
   const extras = runtime.afterRun ? await runtime.afterRun(ctx, kase, { env, stdout: result.stdout.toString('utf8'), out }) : [];
+  // The runtime's own session and usage files (model identity and usage outside stdout), under home/.
+  for (const pattern of runtime.keepFromHome ?? []) {
+    for (const file of matchFiles(ctx.home, pattern)) {
+      const dest = path.join(out, 'home', path.relative(ctx.home, file));
+      mkdirSync(path.dirname(dest), { recursive: true });
+      copyFileSync(file, dest);
+    }
+  }
 
   writeFileSync(path.join(out, stdoutName), result.stdout);
   writeFileSync(path.join(out, 'stderr.txt'), result.stderr);
@@ -228,6 +252,7 @@ async function runCase(runtime, kase) {
     ...(kase.cancelSignal && !cancel ? ['cancel: the stream never went silent, so no signal was sent'] : []),
     ...(result.timedOut ? [`timed out: the recorder sent SIGTERM to the group after ${CASE_TIMEOUT_MS / 1000} s (SIGKILL ${KILL_GRACE_MS / 1000} s later)`] : []),
     ...extras,
+    ...(kase.probe ? [`probe file ${path.join(work, kase.probe)}: ${existsSync(path.join(work, kase.probe)) ? 'EXISTS' : 'absent'}`] : []),
     ...(kase.outside ? [`outside-of-repo file ${outsideFile}: ${existsSync(outsideFile) ? `WRITTEN (${JSON.stringify(readFileSync(outsideFile, 'utf8'))})` : 'not written'}`] : []),
     `wall_s: ${(result.ms / 1000).toFixed(3)}`,
   ];

@@ -46,7 +46,9 @@ export const RUNTIMES = {
     argv: (ctx, kase) => ['gemini', '-p', kase.promptArg ?? '', '-o', 'stream-json', '-m', geminiModel, ...approvalFlag(kase, 'auto_edit'), ...(kase.noTrust ? [] : ['--skip-trust'])],
     stdin: (kase) => (kase.scenario === 'edit' ? PROMPT_EDIT : PROMPT_TEXT),
     toolCall: (ctx) => ({ name: 'write_file', args: { file_path: ctx.target, content: HELLO } }),
+    keepFromHome: ['.gemini/tmp/*/chats/*'],
     cases: commonCases(geminiModel, [
+      { name: 'prompt_as_arg', scenario: 'text', promptArg: PROMPT_TEXT, stdin: null, difference: 'prompt as the -p value, stdin closed' },
       { name: 'edit_approval_default', scenario: 'edit', approval: 'default', difference: 'scenario edit with --approval-mode default (headless: anything that would ask is denied?)' },
       { name: 'bypass_yolo_flag', scenario: 'edit', approval: null, argvExtra: ['--yolo'], difference: 'scenario edit with --yolo and no --approval-mode (recorded only)' },
       { name: 'bypass_approval_mode_yolo', scenario: 'edit', approval: 'yolo', difference: 'scenario edit with --approval-mode yolo (recorded only)' },
@@ -89,6 +91,7 @@ export const RUNTIMES = {
     ],
     stdin: () => null,
     toolCall: (ctx) => ({ name: 'create', args: { path: ctx.target, file_text: HELLO } }),
+    keepFromHome: ['.copilot/session-state/*/events.jsonl'],
     afterRun: (ctx, kase, run) => copyIfPresent(path.join(ctx.work, 'usage.json'), path.join(run.out, 'usage_output.json'), '--usage-output-file'),
     cases: commonCases(openaiModel, [
       { name: 'no_allow_all_tools', scenario: 'text', noAllowAllTools: true, difference: 'without --allow-all-tools' },
@@ -107,10 +110,30 @@ export const RUNTIMES = {
     argv: (ctx, kase) => ['qwen', ...(kase.promptArg === undefined ? [] : ['-p', kase.promptArg]), '--output-format', 'stream-json', ...approvalFlag(kase, 'auto-edit')],
     stdin: (kase) => (kase.scenario === 'edit' ? PROMPT_EDIT : PROMPT_TEXT),
     toolCall: (ctx) => ({ name: 'write_file', args: { file_path: ctx.target, content: HELLO } }),
+    // The scripted call goes to the main agent only: Qwen's managed-memory extractor runs after every
+    // turn with write_file and run_shell_command of its own (probed by the memory_agent_* cases).
+    toolCallMatch: 'You are Qwen Code',
+    keepFromHome: ['.qwen/projects/*/chats/*', '.qwen/usage/*', '.qwen/usage_record.jsonl'],
     cases: commonCases(openaiModel, [
       { name: 'edit_approval_default', scenario: 'edit', approval: 'default', difference: 'scenario edit with --approval-mode default' },
       { name: 'bypass_yolo_flag', scenario: 'edit', approval: null, argvExtra: ['--yolo'], difference: 'scenario edit with --yolo and no --approval-mode (recorded only)' },
       { name: 'bypass_approval_mode_yolo', scenario: 'edit', approval: 'yolo', difference: 'scenario edit with --approval-mode yolo (recorded only)' },
+      {
+        name: 'memory_agent_shell',
+        scenario: 'edit',
+        approval: 'default',
+        toolCallMatch: 'memory extraction subagent',
+        probe: 'memory-agent-ran-shell',
+        toolCall: (ctx) => ({ name: 'run_shell_command', args: { command: `touch ${path.join(ctx.work, 'memory-agent-ran-shell')}`, description: 'scripted probe' } }),
+        difference: 'text turn in --approval-mode default; the managed-memory extraction request that follows gets run_shell_command `touch <work>/memory-agent-ran-shell`',
+      },
+      {
+        name: 'memory_agent_write_repo',
+        scenario: 'edit',
+        approval: 'default',
+        toolCallMatch: 'memory extraction subagent',
+        difference: 'text turn in --approval-mode default; the managed-memory extraction request that follows gets write_file <repo>/hello.txt',
+      },
     ]),
   },
 };

@@ -21,12 +21,14 @@ export const HANG_PREFIX = 'Working on it';
  * @property {string} logFile JSONL log of requests and replies
  * @property {string | null} [servedModel] the model the server says it is (default: echo the requested one)
  * @property {{ name: string, args: Record<string, unknown> } | null} [toolCall] the call `edit` makes when the request offers that tool
+ * @property {string | null} [toolCallMatch] only a request whose body contains this text gets the call
  * @property {(info: { n: number, url: string }) => void} [onHang] told when a `hang` stream has started and gone silent
  */
 
 /** Starts the server on 127.0.0.1:`port`; resolves to the running `http.Server`. */
 export function startScriptedServer(port, /** @type {ScriptedServerOptions} */ options) {
   let n = 0;
+  const state = { toolCallMade: false };
   const openResponses = new Set();
   const log = (entry) => appendFileSync(options.logFile, `${JSON.stringify(entry)}\n`);
   const server = createServer((req, res) => {
@@ -47,7 +49,7 @@ export function startScriptedServer(port, /** @type {ScriptedServerOptions} */ o
       const reply = (summary) => log({ n: number, reply: summary });
       openResponses.add(res);
       res.on('close', () => openResponses.delete(res));
-      route({ number, req, res, body, options, reply });
+      route({ number, req, res, body, options, reply, state });
     });
   });
   // Set as HTTPS_PROXY/HTTP_PROXY for the CLI, the server also sees where else it tries to go:
@@ -86,11 +88,23 @@ function route(ctx) {
 
 // ---- what the scripted model "decides" -------------------------------------------------------
 
-/** `tool` (make the scripted call), `final` (text after a tool result) or `text`. */
-function nextStep(options, offeredToolNames, sawToolResult) {
+/**
+ * `tool` (make the scripted call), `final` (text after a tool result) or `text`. The call is made
+ * once per run, to the first request that offers the tool (and, with `toolCallMatch`, whose body
+ * contains that text): a CLI's side agents (Qwen's memory extraction) get plain text.
+ */
+function nextStep(ctx, offeredToolNames, sawToolResult) {
+  const { options } = ctx;
   if (options.scenario !== 'edit') return 'text';
   if (sawToolResult) return 'final';
-  return options.toolCall && offeredToolNames.includes(options.toolCall.name) ? 'tool' : 'text';
+  const eligible =
+    options.toolCall &&
+    !ctx.state.toolCallMade &&
+    offeredToolNames.includes(options.toolCall.name) &&
+    (!options.toolCallMatch || JSON.stringify(ctx.body).includes(options.toolCallMatch));
+  if (!eligible) return 'text';
+  ctx.state.toolCallMade = true;
+  return 'tool';
 }
 
 function errorStatus(options) {
@@ -101,7 +115,8 @@ function errorStatus(options) {
 
 // ---- Gemini API ---------------------------------------------------------------------------------
 
-function geminiRoute({ res, body, options, reply, number }, model, method) {
+function geminiRoute(ctx, model, method) {
+  const { res, body, options, reply, number } = ctx;
   if (method === 'countTokens') {
     sendJson(res, 200, { totalTokens: USAGE.input });
     return reply(`200 countTokens ${USAGE.input}`);
@@ -138,7 +153,7 @@ function geminiRoute({ res, body, options, reply, number }, model, method) {
     options.onHang?.({ n: number, url: 'streamGenerateContent' });
     return reply(`200 SSE, one text chunk, then held open (hang) modelVersion=${served}`);
   }
-  const step = nextStep(options, offered, sawToolResult);
+  const step = nextStep(ctx, offered, sawToolResult);
   if (step === 'tool') {
     event({ candidates: [candidate([{ text: TOOL_PREAMBLE }])] });
     event({ candidates: [candidate([{ functionCall: { name: options.toolCall.name, args: options.toolCall.args } }], 'STOP')], usageMetadata });
@@ -155,7 +170,8 @@ function geminiRoute({ res, body, options, reply, number }, model, method) {
 
 // ---- OpenAI chat completions --------------------------------------------------------------------
 
-function chatRoute({ res, body, options, reply, number }) {
+function chatRoute(ctx) {
+  const { res, body, options, reply, number } = ctx;
   const status = errorStatus(options);
   if (status !== null) {
     const error =
@@ -173,7 +189,7 @@ function chatRoute({ res, body, options, reply, number }) {
   const id = `chatcmpl-fake-${number}`;
   const created = Math.floor(Date.now() / 1000);
   // A request without tools is a side request (titles, summaries): plain text whatever the scenario.
-  const step = offered.length === 0 ? 'text' : nextStep(options, offered, sawToolResult);
+  const step = offered.length === 0 ? 'text' : nextStep(ctx, offered, sawToolResult);
   const text = offered.length === 0 ? 'Fake session title' : step === 'final' ? FINAL_AFTER_TOOL : TEXT_REPLY;
   const toolCall = step === 'tool' ? { id: `call_fake_${number}`, type: 'function', function: { name: options.toolCall.name, arguments: JSON.stringify(options.toolCall.args) } } : null;
 
@@ -208,7 +224,8 @@ function chatRoute({ res, body, options, reply, number }) {
 
 // ---- OpenAI Responses API -----------------------------------------------------------------------
 
-function responsesRoute({ res, body, options, reply, number }) {
+function responsesRoute(ctx) {
+  const { res, body, options, reply, number } = ctx;
   const status = errorStatus(options);
   if (status !== null) {
     sendJson(res, status, { error: { message: `scripted ${status} from the model server`, type: status === 401 ? 'invalid_request_error' : 'server_error', code: status === 401 ? 'invalid_api_key' : null } });
@@ -218,7 +235,7 @@ function responsesRoute({ res, body, options, reply, number }) {
   const input = Array.isArray(body?.input) ? body.input : [];
   const sawToolResult = input.at(-1)?.type === 'function_call_output';
   const offered = (body?.tools ?? []).map((t) => t.name);
-  const step = offered.length === 0 ? 'text' : nextStep(options, offered, sawToolResult);
+  const step = offered.length === 0 ? 'text' : nextStep(ctx, offered, sawToolResult);
   const respId = `resp_fake_${number}`;
   const usage = { input_tokens: USAGE.input, output_tokens: USAGE.output, total_tokens: USAGE.total };
   startSse(res);

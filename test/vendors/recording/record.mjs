@@ -102,6 +102,26 @@ function matchFiles(root, pattern) {
   return found;
 }
 
+/** A JSONL file with every string longer than BODY_KEEP_BYTES (system prompts, mostly) replaced by a summary. */
+function trimJsonl(text) {
+  const trim = (value) => {
+    if (typeof value === 'string' && value.length > BODY_KEEP_BYTES) return { _trimmed: true, sha256: createHash('sha256').update(value).digest('hex'), chars: value.length };
+    if (Array.isArray(value)) return value.map(trim);
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, trim(v)]));
+    return value;
+  };
+  return text
+    .split('\n')
+    .map((line) => {
+      try {
+        return line.length > BODY_KEEP_BYTES ? JSON.stringify(trim(JSON.parse(line))) : line;
+      } catch {
+        return line;
+      }
+    })
+    .join('\n');
+}
+
 /** The server log, with large repeated bodies replaced by a summary (see the README). */
 function trimLog(logFile, keepFullBodies) {
   if (!existsSync(logFile)) return '';
@@ -230,7 +250,8 @@ async function runCase(runtime, kase) {
     for (const file of matchFiles(ctx.home, pattern)) {
       const dest = path.join(out, 'home', path.relative(ctx.home, file));
       mkdirSync(path.dirname(dest), { recursive: true });
-      copyFileSync(file, dest);
+      if (file.endsWith('.jsonl')) writeFileSync(dest, trimJsonl(readFileSync(file, 'utf8')));
+      else copyFileSync(file, dest);
     }
   }
 

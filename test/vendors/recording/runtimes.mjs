@@ -52,6 +52,7 @@ export const RUNTIMES = {
       { name: 'edit_approval_default', scenario: 'edit', approval: 'default', difference: 'scenario edit with --approval-mode default (headless: anything that would ask is denied?)' },
       { name: 'bypass_yolo_flag', scenario: 'edit', approval: null, argvExtra: ['--yolo'], difference: 'scenario edit with --yolo and no --approval-mode (recorded only)' },
       { name: 'bypass_approval_mode_yolo', scenario: 'edit', approval: 'yolo', difference: 'scenario edit with --approval-mode yolo (recorded only)' },
+      { name: 'err400_api_key_invalid', scenario: 'err400key', difference: 'every model request answered HTTP 400 INVALID_ARGUMENT API_KEY_INVALID (what the real API answers for a wrong key)' },
       { name: 'untrusted_folder', scenario: 'text', noTrust: true, difference: 'without --skip-trust (the fresh repo is not a trusted folder)' },
       { name: 'no_auth_settings', scenario: 'text', noSettings: true, difference: 'no ~/.gemini/settings.json (security.auth.selectedType unset)' },
     ]),

@@ -17,7 +17,7 @@ export const HANG_PREFIX = 'Working on it';
 
 /**
  * @typedef {object} ScriptedServerOptions
- * @property {string} scenario `text` | `edit` | `err500` | `err401` | `hang`
+ * @property {string} scenario `text` | `edit` | `err500` | `err401` | `err400key` (Gemini API only) | `hang`
  * @property {string} logFile JSONL log of requests and replies
  * @property {string | null} [servedModel] the model the server says it is (default: echo the requested one)
  * @property {{ name: string, args: Record<string, unknown> } | null} [toolCall] the call `edit` makes when the request offers that tool
@@ -110,6 +110,7 @@ function nextStep(ctx, offeredToolNames, sawToolResult) {
 function errorStatus(options) {
   if (options.scenario === 'err500') return 500;
   if (options.scenario === 'err401') return 401;
+  if (options.scenario === 'err400key') return 400;
   return null;
 }
 
@@ -123,10 +124,13 @@ function geminiRoute(ctx, model, method) {
   }
   const status = errorStatus(options);
   if (status !== null) {
+    // 400 is what the real Gemini API answers for a wrong API key.
     const error =
       status === 401
         ? { code: 401, message: 'Request had invalid authentication credentials (scripted 401).', status: 'UNAUTHENTICATED' }
-        : { code: 500, message: 'Internal error encountered (scripted 500).', status: 'INTERNAL' };
+        : status === 400
+          ? { code: 400, message: 'API key not valid. Please pass a valid API key. (scripted 400)', status: 'INVALID_ARGUMENT', details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com' }] }
+          : { code: 500, message: 'Internal error encountered (scripted 500).', status: 'INTERNAL' };
     sendJson(res, status, { error });
     return reply(`${status} ${error.status}`);
   }

@@ -1,5 +1,5 @@
 export interface VendorCli {
-  readonly id: 'claude' | 'codex';
+  readonly id: 'claude' | 'codex' | 'gemini' | 'opencode' | 'copilot' | 'qwen';
   readonly packageName: string;
   readonly version: string;
   readonly bin: string;

@@ -9,6 +9,11 @@ export const VENDOR_CLIS = [
   // Claude Code's bin is a placeholder until its postinstall links the platform's native binary in.
   { id: 'claude', packageName: '@anthropic-ai/claude-code', version: '2.1.328', bin: 'claude', folder: 'claude-code-2.1.328', setupScript: 'install.cjs' },
   { id: 'codex', packageName: '@openai/codex', version: '0.169.0', bin: 'codex', folder: 'codex-0.169.0', setupScript: null },
+  { id: 'gemini', packageName: '@google/gemini-cli', version: '0.61.0', bin: 'gemini', folder: 'gemini-cli-0.61.0', setupScript: null },
+  // OpenCode's bin is a placeholder until its postinstall links the platform's native binary in.
+  { id: 'opencode', packageName: 'opencode-ai', version: '1.18.33', bin: 'opencode', folder: 'opencode-1.18.33', setupScript: 'postinstall.mjs' },
+  { id: 'copilot', packageName: '@github/copilot', version: '1.0.102', bin: 'copilot', folder: 'copilot-1.0.102', setupScript: null },
+  { id: 'qwen', packageName: '@qwen-code/qwen-code', version: '0.24.4', bin: 'qwen', folder: 'qwen-code-0.24.4', setupScript: null },
 ];
 
 /** `$CITADEL_VENDOR_CACHE`, else `${XDG_CACHE_HOME:-$HOME/.cache}/citadel-vendors`. */
@@ -36,7 +41,10 @@ export function installedVersionOutput(cli, env = process.env) {
   }
 }
 
-/** `2.1.328 (Claude Code)` and `codex-cli 0.169.0` both name the version as one whitespace-separated word. */
+/**
+ * `2.1.328 (Claude Code)`, `codex-cli 0.169.0` and `0.61.0` name the version as one whitespace-separated
+ * word; Copilot ends its sentence after it (`GitHub Copilot CLI 1.0.102.`), so a trailing period is dropped.
+ */
 export function isExpectedVersion(cli, output) {
-  return output !== null && output.split(/\s+/).includes(cli.version);
+  return output !== null && output.split(/\s+/).some((word) => word.replace(/\.$/, '') === cli.version);
 }

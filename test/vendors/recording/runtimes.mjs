@@ -65,6 +65,7 @@ export const RUNTIMES = {
     toolCall: (ctx) => ({ name: 'write', args: { filePath: ctx.target, content: HELLO } }),
     afterRun: (ctx, kase, run) => opencodeExport(ctx, run),
     cases: commonCases(openaiModel, [
+      { name: 'prompt_as_arg', scenario: 'text', promptArg: PROMPT_TEXT, stdin: null, difference: 'prompt as the message argument, stdin closed' },
       { name: 'bypass_auto', scenario: 'edit', argvExtra: ['--auto'], difference: 'scenario edit with --auto (recorded only)' },
       { name: 'bypass_yolo', scenario: 'edit', argvExtra: ['--yolo'], difference: 'scenario edit with --yolo, which --help does not list (recorded only)' },
       { name: 'bypass_auto_outside', scenario: 'edit', outside: true, argvExtra: ['--auto'], difference: 'write_outside_repo with --auto (recorded only)' },
@@ -117,6 +118,7 @@ export const RUNTIMES = {
     keepFromHome: ['.qwen/projects/*/chats/*', '.qwen/usage/*', '.qwen/usage_record.jsonl'],
     cases: commonCases(openaiModel, [
       { name: 'edit_approval_default', scenario: 'edit', approval: 'default', difference: 'scenario edit with --approval-mode default' },
+      { name: 'prompt_flag_p', scenario: 'text', promptArg: PROMPT_TEXT, stdin: null, difference: 'prompt as the (deprecated) -p value, stdin closed' },
       { name: 'bypass_yolo_flag', scenario: 'edit', approval: null, argvExtra: ['--yolo'], difference: 'scenario edit with --yolo and no --approval-mode (recorded only)' },
       { name: 'bypass_approval_mode_yolo', scenario: 'edit', approval: 'yolo', difference: 'scenario edit with --approval-mode yolo (recorded only)' },
       {

@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { CitadelError } from '../../shared/errors';
+import { carriesCredentials } from './registries/registry-url';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -60,6 +61,15 @@ function npmConfigGet(env: Env, cwd: string): Promise<string> {
   });
 }
 
+const hasCredentials = (registry: string): boolean => {
+  try {
+    return carriesCredentials(new URL(registry));
+  } catch {
+    // Not a URL npm could use either; refused if it might hold a user.
+    return registry.includes('@');
+  }
+};
+
 /** npm's settings as `npm config list --json` prints them (credentials shown as "(protected)", and never passed on here). */
 function parseNpmConfig(output: string): NpmConfig {
   let values: Record<string, unknown> = {};
@@ -70,7 +80,11 @@ function parseNpmConfig(output: string): NpmConfig {
   }
   const { registry, cache } = values;
   if (typeof registry !== 'string' || typeof cache !== 'string' || !cache.startsWith('/')) {
-    throw new CitadelError('SETUP_REGISTRY_UNSUPPORTED', 'npm config list did not print an absolute cache and a registry');
+    // npm hides ("protected") a registry URL with a password in it: credentials are not passed into setup either.
+    throw new CitadelError('SETUP_REGISTRY_UNSUPPORTED', 'npm config list did not print an absolute cache and a registry (npm withholds a registry URL that carries a password; credentials are not passed into setup: set registry in ~/.npmrc without them)');
+  }
+  if (hasCredentials(registry)) {
+    throw new CitadelError('SETUP_REGISTRY_UNSUPPORTED', "npm's configured registry (npm_config_registry, ~/.npmrc or the global npmrc) carries credentials (a user, a password or a query) in its URL; credentials are not passed into setup, where the repository's code runs: name a registry that needs none from this machine");
   }
   const scopes = Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string] => /^@[^:]+:registry$/.test(entry[0]) && typeof entry[1] === 'string'));
   return { registry, scopes, cache };

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { CitadelError } from '../../../shared/errors';
 import type { InitOutcome, ProposalFinding } from '../../../shared/fork/workflow-proposal';
 import { REPOSITORY_WORKFLOW_PATH } from '../../../shared/fork/workflow-proposal';
+import { printableLine as shown } from '../../../shared/terminal-controls';
 import { initRepository } from '../../orchestrator';
 import { displayArgv, printJson, type Io } from '../io/output';
 
@@ -39,20 +40,21 @@ const PARTS: readonly { part: ProposalFinding['part']; title: string }[] = [
 ];
 
 function renderInit(outcome: InitOutcome): string {
-  const lines = [`repository: ${outcome.repo}`];
+  // Every field comes from the repository (its scripts, file names, CI): shown, never acted on by the terminal.
+  const lines = [`repository: ${shown(outcome.repo)}`];
   for (const { part, title } of PARTS) {
     const found = outcome.findings.filter((finding) => finding.part === part);
     if (found.length === 0) continue;
     lines.push(`${title}:`);
-    for (const finding of found) lines.push(part === 'note' ? `  ${finding.proposal} (${finding.evidence})` : `  ${finding.evidence} → ${finding.proposal}`);
+    for (const finding of found) lines.push(part === 'note' ? `  ${shown(finding.proposal)} (${shown(finding.evidence)})` : `  ${shown(finding.evidence)} → ${shown(finding.proposal)}`);
   }
   const verifier = outcome.workflow?.verifier;
-  if (verifier !== undefined) lines.push(`verifier argv: ${displayArgv([verifier.command, ...verifier.args])} (after git diff --check)`);
+  if (verifier !== undefined) lines.push(`verifier argv: ${shown(displayArgv([verifier.command, ...verifier.args]))} (after git diff --check)`);
   if (outcome.path === null) {
     lines.push('', `Nothing written. Run again with --write to write ${REPOSITORY_WORKFLOW_PATH}${outcome.worktree_include.length > 0 ? ' and .worktreeinclude' : ''}.`);
   } else {
-    lines.push('', `${outcome.replaced ? 'replaced' : 'wrote'} ${outcome.path}`);
-    if (outcome.worktree_include_path !== null) lines.push(`wrote ${outcome.worktree_include_path}`);
+    lines.push('', `${outcome.replaced ? 'replaced' : 'wrote'} ${shown(outcome.path)}`);
+    if (outcome.worktree_include_path !== null) lines.push(`wrote ${shown(outcome.worktree_include_path)}`);
     else if (outcome.worktree_include.length > 0) lines.push('.worktreeinclude exists already: left as it is');
     lines.push(`fork start and New Fork use ${REPOSITORY_WORKFLOW_PATH} when no workflow is named.`);
   }

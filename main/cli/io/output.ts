@@ -1,4 +1,5 @@
 import { CitadelError, type CitadelErrorData, type ErrorCode } from '../../../shared/errors';
+import { printable, printableJson, printableLine } from '../../../shared/terminal-controls';
 
 /** Exit codes (decisions D1): 0 done, 1 refused or failed, 2 usage error. */
 export const EXIT_OK = 0;
@@ -27,16 +28,17 @@ export function asCitadelError(error: unknown): CitadelError {
   return new CitadelError('INTERNAL_ERROR', `internal error: ${message}`, { cause: error });
 }
 
-/** `--json`: exactly one JSON document on stdout. */
+/** `--json`: exactly one JSON document on stdout, with no character a terminal would act on left raw. */
 export function printJson(io: Io, value: unknown): void {
-  io.stdout(`${JSON.stringify(value, null, 2)}\n`);
+  io.stdout(`${printableJson(JSON.stringify(value, null, 2))}\n`);
 }
 
 export function printError(io: Io, error: CitadelError, json: boolean): number {
   if (json) printJson(io, { error: error.toData() satisfies CitadelErrorData });
   else {
-    const lines = [`citadel: ${error.code}: ${error.message}`];
-    for (const violation of error.violations ?? []) lines.push(`  ${violation.path}  ${violation.rule}  ${violation.message}`);
+    // Messages and violations quote repository text (file names, scripts, settings): shown, never acted on.
+    const lines = [`citadel: ${error.code}: ${printable(error.message).replace(/\n/g, '\n  ')}`];
+    for (const violation of error.violations ?? []) lines.push(`  ${printableLine(violation.path)}  ${violation.rule}  ${printableLine(violation.message)}`);
     io.stderr(`${lines.join('\n')}\n`);
   }
   return exitCodeFor(error);

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { isTable, parseIni, parseToml, readSettingsFile, tomlString, tomlStrings, tomlTable, tomlTables, type TomlTable } from './config-text';
+import { pipOptions, requirementLineOptions, requirementLines, type PipOption } from './pip-options';
 import { httpsHost, indexKey, originOf, unique, unsupported } from './registry-url';
 import { configDirs, configHome, envValue, homeOf, type CommittedFile, type Env, type Registries } from './toolchain';
 
@@ -71,78 +72,67 @@ export async function pipRegistries(env: Env): Promise<Registries> {
   };
 }
 
-/** pip's options that name an index or a page of links, in a requirements file or on the command line. */
-const INDEX_OPTIONS: ReadonlySet<string> = new Set(['-i', '--index-url', '--extra-index-url', '-f', '--find-links']);
-const FILE_OPTIONS: ReadonlySet<string> = new Set(['-r', '--requirement', '-c', '--constraint']);
-/** More nested requirements files than a real project has: the rest are not followed. */
+/** More nested requirements files than a real project has: a step naming more is refused, not half-checked. */
 const MAX_REQUIREMENT_FILES = 32;
+/** `${NAME}`, which pip replaces with the step's environment in a requirements file. */
+const ENV_VARIABLE = /\$\{[A-Z0-9_]+\}/;
 
 /**
  * Refuses a pip step whose arguments, or a committed requirements file they name (and the files
- * those name with `-r`/`-c`), name an index the operator's pip configuration does not: pip takes
- * `--index-url`, `--extra-index-url` and `--find-links` from requirements files.
+ * those name with `-r`/`-c`), name an index or a page of links the operator's pip configuration
+ * does not (pip takes `--index-url`, `--extra-index-url` and `--find-links` from requirements files,
+ * under any unique prefix; pip-options.ts reads them as pip does). A local path or `file:` URL needs
+ * no host and stays; a requirements file fetched from a URL, or named through a variable, cannot be
+ * checked and is refused.
  */
 export async function assertPipProject(args: readonly string[], committed: CommittedFile, operator: PythonIndexes): Promise<void> {
   const allowed = new Set([operator.index, ...operator.extra].map((index) => indexKey(index.url)));
   const queue: string[] = [];
-  const check = (tokens: readonly string[], where: string, base: string) => {
-    for (const [option, value] of pipOptions(tokens)) {
-      if (FILE_OPTIONS.has(option)) {
-        const file = path.posix.normalize(path.posix.join(base, value));
+  const refuse = (where: string, found: PipOption, why: string) =>
+    unsupported(`pip: ${where} sets ${found.written}${found.written === found.option ? '' : ` (${found.option})`} ${found.value.slice(0, 200)}, ${why}`, { toolchain: 'pip', where, option: found.option });
+  const check = (options: readonly PipOption[], where: string, base: string, fromFile: boolean) => {
+    for (const found of options) {
+      if (fromFile && ENV_VARIABLE.test(found.value)) throw refuse(where, found, 'through an environment variable pip would replace, which setup cannot check: write the value out');
+      const remote = remoteUrl(found.value);
+      if (found.kind === 'file') {
+        if (remote !== null) throw refuse(where, found, 'a requirements file pip would fetch from the network, which setup cannot check: commit it to the repository instead');
+        const file = path.posix.normalize(path.posix.join(base, found.value));
         if (!file.startsWith('../') && !path.posix.isAbsolute(file)) queue.push(file);
-      } else if (originOf(value) !== null && !allowed.has(indexKey(value))) {
-        throw unsupported(`pip: ${where} sets ${option} ${value.slice(0, 200)}, an index the operator's pip configuration does not name; setup uses only the operator's indexes (PIP_INDEX_URL / PIP_EXTRA_INDEX_URL or pip.conf index-url / extra-index-url): remove it, or add it to your own pip.conf if you trust it`, {
-          toolchain: 'pip',
+      } else if (remote !== null && !allowed.has(indexKey(remote))) {
+        throw refuse(
           where,
-          option,
-        });
+          found,
+          "an index the operator's pip configuration does not name; setup uses only the operator's indexes (PIP_INDEX_URL / PIP_EXTRA_INDEX_URL or pip.conf index-url / extra-index-url): remove it, or add it to your own pip.conf if you trust it",
+        );
       }
     }
   };
-  check(args, 'the setup step', '.');
+  check(pipOptions(args), 'the setup step', '.', false);
   const seen = new Set<string>();
-  while (queue.length > 0 && seen.size < MAX_REQUIREMENT_FILES) {
+  while (queue.length > 0) {
     const file = queue.shift() ?? '';
     if (seen.has(file)) continue;
+    if (seen.size >= MAX_REQUIREMENT_FILES) throw unsupported(`pip: the setup step's requirements files name more than ${MAX_REQUIREMENT_FILES} files (${file.slice(0, 200)} and after), more than setup checks for indexes`, { toolchain: 'pip', where: file });
     seen.add(file);
     const text = await committed(file);
     if (text === null) continue;
-    for (const [index, line] of logicalLines(text)) check(line.split(/\s+/), `${file}:${index}`, path.posix.dirname(file));
-  }
-}
-
-/** `--option value`, `--option=value` and `-ovalue` pairs for the options that matter here. */
-function pipOptions(tokens: readonly string[]): [string, string][] {
-  const pairs: [string, string][] = [];
-  for (let at = 0; at < tokens.length; at++) {
-    const token = tokens[at] ?? '';
-    const long = /^(--[a-z-]+)=(.*)$/.exec(token);
-    const short = /^(-[ircf])(.+)$/.exec(token);
-    const [option, value] = long !== null ? [long[1] ?? '', long[2] ?? ''] : short !== null ? [short[1] ?? '', short[2] ?? ''] : [token, tokens[at + 1] ?? ''];
-    if (!INDEX_OPTIONS.has(option) && !FILE_OPTIONS.has(option)) continue;
-    if (long === null && short === null) at++;
-    pairs.push([option, value]);
-  }
-  return pairs;
-}
-
-/** A requirements file's lines as pip joins them (a trailing backslash continues), without comments, with their first line's number. */
-function logicalLines(text: string): [number, string][] {
-  const out: [number, string][] = [];
-  let pending = '';
-  let start = 0;
-  for (const [index, raw] of text.split(/\r?\n/).entries()) {
-    if (pending === '') start = index + 1;
-    const line = raw.replace(/(^|\s)#.*$/, '');
-    if (line.endsWith('\\')) {
-      pending += `${line.slice(0, -1)} `;
-      continue;
+    for (const [index, line] of requirementLines(text)) {
+      const tokens = requirementLineOptions(line);
+      if (tokens === null) throw unsupported(`pip: ${file}:${index} has options pip cannot split (an unclosed quote or a trailing backslash)`, { toolchain: 'pip', where: `${file}:${index}` });
+      check(pipOptions(tokens), `${file}:${index}`, path.posix.dirname(file), true);
     }
-    out.push([start, `${pending}${line}`.trim()]);
-    pending = '';
   }
-  if (pending !== '') out.push([start, pending.trim()]);
-  return out;
+}
+
+/**
+ * The value as a URL pip would fetch from (as Python's urlsplit reads it: leading C0 controls and
+ * spaces dropped, tabs and line breaks removed), or null for a local path or a `file:` URL.
+ */
+function remoteUrl(value: string): string | null {
+  // eslint-disable-next-line no-control-regex
+  const url = value.replace(/^[\x00-\x20]+|[\x00-\x20]+$/g, '').replace(/[\t\r\n]/g, '');
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1];
+  return scheme === undefined || scheme.toLowerCase() === 'file' ? null : url;
 }
 
 /**

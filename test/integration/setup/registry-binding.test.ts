@@ -139,6 +139,7 @@ describe('registries of the ecosystems citadel init proposes', () => {
     const refused: [Record<string, string>, string][] = [
       [{ '.cargo/config.toml': '[source.crates-io]\nreplace-with = "evil"\n[source.evil]\nregistry = "sparse+https://evil.example/"\n' }, 'cargo: .cargo/config.toml [source.evil]'],
       [{ 'requirements.txt': '--extra-index-url https://evil.example/simple\nrequests\n' }, 'pip: requirements.txt:1 sets --extra-index-url'],
+      [{ 'requirements.txt': '--extra-index https://evil2.example/simple\nnosuchpkg-zz\n' }, 'pip: requirements.txt:1 sets --extra-index (--extra-index-url) https://evil2.example/simple'],
       [{ 'pyproject.toml': '[project]\nname = "demo"\n[[tool.poetry.source]]\nname = "evil"\nurl = "https://evil.example/simple"\n' }, 'poetry: pyproject.toml [[tool.poetry.source]] evil'],
       [{ '.yarnrc.yml': 'npmRegistryServer: "https://evil.example"\n' }, 'yarn: .yarnrc.yml:1'],
       [{ '.npmrc': 'registry=https://evil.example/\n' }, '.npmrc:1 sets registry'],
@@ -155,5 +156,26 @@ describe('registries of the ecosystems citadel init proposes', () => {
     git(linked, 'add', 'bunfig.toml');
     git(linked, 'commit', '-q', '-m', 'link');
     expect((await refusalOf(bound(linked, env))).message).toContain('bunfig.toml is a symlink');
+  });
+  it('review 30 F3: an operator index URL with credentials is refused by loadWorkflow, never bound or told to the step, and not printed', async () => {
+    const root = repository();
+    for (const env of [
+      { ...operator(), PIP_INDEX_URL: 'https://ci-bot:S3CRET-TOKEN@pypi.example.org/simple' },
+      operator({ '.config/pip/pip.conf': '[global]\nindex-url = https://S3CRET-TOKEN@pypi.example.org/simple\n' }),
+    ]) {
+      const error = await refusalOf(bound(root, env));
+      expect(error).toMatchObject({ code: 'SETUP_REGISTRY_UNSUPPORTED', message: expect.stringContaining('names https://pypi.example.org with credentials') });
+      expect(error.message).toContain('credentials are not passed into setup');
+      expect(JSON.stringify({ message: error.message, details: error.details })).not.toContain('S3CRET-TOKEN');
+    }
+  });
+
+  it("an operator pip.conf with a local file:// extra index is refused with what to do, not 'names null'", async () => {
+    const env = operator({ '.config/pip/pip.conf': '[global]\nextra-index-url = file:///srv/wheels\n' });
+    const error = await refusalOf(bound(repository(), env));
+    expect(error.code).toBe('SETUP_REGISTRY_UNSUPPORTED');
+    expect(error.message).toContain('[global] extra-index-url names a local file:// index, not a registry host');
+    expect(error.message).toContain('"network": "none"');
+    expect(error.message).not.toContain('null');
   });
 });

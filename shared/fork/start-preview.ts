@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ExecutorSetDescriptionSchema } from '../executors/executor-set-description';
 import { IncludeConfirmationSchema } from './include-confirmation';
+import { WorkflowConfirmationSchema } from './workflow-confirmation';
 
 /** One problem found at one field of the New Fork form, in plain words, with the code Start would refuse with. */
 export const FieldProblemSchema = z.strictObject({ code: z.string(), message: z.string() });
@@ -48,6 +49,11 @@ export const StartPreviewSchema = z.strictObject({
       steps: z.array(z.string()),
       setup: z.array(z.strictObject({ id: z.string(), argv: z.array(z.string()), network: z.string() })),
       verifier: z.array(z.string()).nullable(),
+      /**
+       * When the repository's own workflow file runs as it is: what it does and whether the operator
+       * confirmed this file for this repository (Start needs the tick otherwise); else null.
+       */
+      repository_file: WorkflowConfirmationSchema.nullable(),
     })
     .nullable(),
 });

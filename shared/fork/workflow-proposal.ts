@@ -4,6 +4,9 @@ import { WorkflowFileV2Schema } from './workflow';
 /** Where `citadel init` writes its workflow, and where `fork start` and New Fork look for one, relative to the repository. */
 export const REPOSITORY_WORKFLOW_PATH = '.citadel/workflow.json';
 
+/** Citadel's configuration in a repository, protected in every new contract: no agent plants the workflow later forks find. */
+export const REPOSITORY_CONFIG_PROTECTED = '.citadel/**';
+
 /**
  * One thing `citadel init` proposes and the file that shows it, e.g. setup `npm ci` because of
  * `package-lock.json`. A `note` proposes nothing: it is what the operator should know (another

@@ -69,6 +69,8 @@ export const StartForkRequestSchema = z.strictObject({
   containment: ContainmentChoiceSchema.nullable().optional(),
   /** The digest of the `.worktreeinclude` list the operator ticked in the preview (issue 27); it confirms that list only. */
   include_confirmed: DigestSchema.nullable().optional(),
+  /** The digest of the repository's own workflow file the operator ticked in the preview (issue 30); it confirms that file only. */
+  workflow_confirmed: DigestSchema.nullable().optional(),
 });
 export type StartForkRequest = z.infer<typeof StartForkRequestSchema>;
 

@@ -88,7 +88,7 @@ describe('New Fork: the proposal from the repository', () => {
     const { client, calls } = fakeClient({
       ...PAGE,
       workflowDocument: () => ({ ok: true, value: { source: 'file', document: { ...PROPOSED, setup: [] }, found_in_repository: '.citadel/workflow.json' } }),
-      previewFork: () => ({ ok: true, value: readyPreview(EXECUTORS, { workflow: { source: 'file', found_in_repository: '.citadel/workflow.json', steps: ['implement'], setup: [], verifier: ['npm', 'test'] } }) }),
+      previewFork: () => ({ ok: true, value: readyPreview(EXECUTORS, { workflow: { source: 'file', found_in_repository: '.citadel/workflow.json', steps: ['implement'], setup: [], verifier: ['npm', 'test'], repository_file: null } }) }),
     });
     render(NewForkView, { props: { client } });
     await fill();

@@ -1,6 +1,6 @@
 import picomatch from 'picomatch';
 import type { ProposalFinding } from '../../../shared/fork/workflow-proposal';
-import { REPOSITORY_WORKFLOW_PATH } from '../../../shared/fork/workflow-proposal';
+import { REPOSITORY_CONFIG_PROTECTED, REPOSITORY_WORKFLOW_PATH } from '../../../shared/fork/workflow-proposal';
 import type { RepositoryFiles } from './repository-files';
 
 const TEST_DIRECTORIES = ['test', 'tests', '__tests__', 'spec', 'testdata'];
@@ -46,7 +46,7 @@ export function proposeProtectedPaths(files: RepositoryFiles, lockfiles: readonl
     if (matches.length > 0) add(pattern, `CI configuration (${sample(matches)})`);
   }
   for (const lockfile of lockfiles) add(lockfile, 'setup installs from it before the agent starts');
-  add('.citadel/**', `Citadel's own configuration (${REPOSITORY_WORKFLOW_PATH})`);
+  add(REPOSITORY_CONFIG_PROTECTED, `Citadel's own configuration (${REPOSITORY_WORKFLOW_PATH})`);
   return { paths, findings };
 }
 

@@ -8,10 +8,19 @@ import { WORKTREE_INCLUDE_LIMITS } from '../../workspace/worktree-include';
 const ENV_FILE = /(^|\/)\.env(\.[^/]+)?$/;
 
 /**
- * The `.worktreeinclude` lines `citadel init` proposes: the ignored environment files that exist
- * in the operator's checkout (a fresh worktree lacks them, so tests that read them fail there),
- * each anchored to its path, and only those `.worktreeinclude` would accept (a regular file,
- * within its size limit). Ignored folders are not entered (`--directory`): no `node_modules` walk.
+ * The environment files whose names say they hold no secret: test settings and the examples a
+ * project hands out. Any other (`.env`, `.env.local`, `.env.production`, `.env.test.local`) is what
+ * one keeps real credentials in, and every agent and setup step would read what is copied.
+ */
+const NON_SECRET_ENV_FILE = /(^|\/)\.env\.(test|testing|example|sample|template|dist)$/;
+
+/**
+ * The `.worktreeinclude` lines `citadel init` proposes: the ignored, clearly non-secret environment
+ * files that exist in the operator's checkout (a fresh worktree lacks them, so tests that read them
+ * fail there), each anchored to its path, and only those `.worktreeinclude` would accept (a regular
+ * file, within its size limit). Other environment files are only named in a note: copying them hands
+ * their secrets to every agent, so the operator adds them by hand if that is meant. Ignored folders
+ * are not entered (`--directory`): no `node_modules` walk.
  */
 export async function proposeWorktreeInclude(root: string): Promise<{ lines: string[]; findings: ProposalFinding[] }> {
   const listed = (await runGit(root, ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'])).stdout.toString('utf8');
@@ -24,6 +33,14 @@ export async function proposeWorktreeInclude(root: string): Promise<{ lines: str
   for (const file of candidates) {
     const info = await lstat(path.join(root, file)).catch(() => null);
     if (info === null || !info.isFile() || info.nlink > 1) continue;
+    if (!NON_SECRET_ENV_FILE.test(file)) {
+      findings.push({
+        part: 'note',
+        proposal: `${file} is not proposed for .worktreeinclude: it may hold secrets, and every agent and setup step would read it; add /${file} to .worktreeinclude by hand if they may`,
+        evidence: `${file} exists and git ignores it`,
+      });
+      continue;
+    }
     if (info.size > WORKTREE_INCLUDE_LIMITS.fileBytes || lines.length >= WORKTREE_INCLUDE_LIMITS.files) {
       findings.push({ part: 'note', proposal: `${file} is not proposed for .worktreeinclude: over its limits`, evidence: `${info.size} bytes` });
       continue;

@@ -120,7 +120,7 @@ export function readyPreview(executors: ExecutorSetDescription, overrides: Parti
     schema_version: 1,
     executors,
     repository: { root: '/tmp/repo', head: BASE, branch: 'main', dirty: false, worktree_include: null },
-    workflow: { source: 'builtin', found_in_repository: null, steps: ['implement'], setup: [], verifier: null },
+    workflow: { source: 'builtin', found_in_repository: null, steps: ['implement'], setup: [], verifier: null, repository_file: null },
     ...overrides,
   });
 }

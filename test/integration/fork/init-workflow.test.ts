@@ -1,13 +1,15 @@
 /**
  * Issue 30 item 2, acceptance: on an npm repository, the workflow `citadel init --write` proposes
  * runs a whole fork with the simulated runtimes to `ready`. `fork start` names no workflow: it
- * finds `.citadel/workflow.json` and says so, runs the proposed `npm ci` (a lock without
+ * finds `.citadel/workflow.json`, is refused until the operator confirms that file (its digest,
+ * printed with what it runs), then says where the workflow came from, runs the proposed `npm ci` (a lock without
  * dependencies, so no registry is needed) contained in each worktree, and the proposed verifier
  * `npm test` judges the branches; the workflow file and the proposed protected paths are bound.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sha256Digest } from '../../../shared/digest';
 import { branch, FIXED_SUM, ForkHarness, parseDoc } from '../../support/fork-harness';
 import { useTempDirs } from '../../support/temp-dir';
 
@@ -33,7 +35,13 @@ describe('a workflow proposed by citadel init', () => {
     h.gitIn(h.repo, 'commit', '-q', '-m', 'citadel init');
 
     await h.simulate({ edits: [{ path: 'src/sum.js', content: FIXED_SUM }] });
-    const run = await h.cli(['fork', 'start', 'Fix the sum function', '--repo', h.repo, '--runtimes', 'claude,codex']);
+    const asked = await h.cli(['fork', 'start', 'Fix the sum function', '--repo', h.repo, '--runtimes', 'claude,codex']);
+    expect(asked.code).toBe(1);
+    expect(asked.stderr).toContain('WORKFLOW_CONFIRMATION_REQUIRED');
+    expect(asked.stderr).toContain('setup: npm-ci: npm ci (network registries); verifier: npm test; protected paths: ');
+    const digest = sha256Digest(readFileSync(proposed.path, 'utf8'));
+    expect(asked.stderr).toContain(`--workflow-confirmed=${digest}`);
+    const run = await h.cli(['fork', 'start', 'Fix the sum function', '--repo', h.repo, '--runtimes', 'claude,codex', `--workflow-confirmed=${digest}`]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain('workflow: .citadel/workflow.json (found in the repository');
     const forkId = /fork (fork-[0-9a-z]+) created/.exec(run.stderr)?.[1] ?? '';

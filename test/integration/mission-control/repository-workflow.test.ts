@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sha256Digest } from '../../../shared/digest';
 import { ContractV1Schema } from '../../../shared/fork/contract';
 import { createFork } from '../../../main/orchestrator/create-fork';
 import { ForkHarness } from '../../support/fork-harness';
@@ -45,21 +46,29 @@ describe("the repository's own workflow in New Fork", () => {
 
     const request = { objective: 'Fix the sum function', repo: h.repo, executors: { kind: 'runtimes', list: 'claude,codex' }, workflow_file: null, budget_seconds: null } as const;
     const preview = await service.handle('previewFork', request);
-    expect(preview.ok && preview.value.workflow).toEqual({ source: 'file', found_in_repository: '.citadel/workflow.json', steps: ['implement'], setup: [], verifier: ['node', '--test', 'test/sum.test.js'] });
+    const digest = sha256Digest(JSON.stringify(REPO_WORKFLOW));
+    expect(preview.ok && preview.value.workflow).toEqual({
+      source: 'file',
+      found_in_repository: '.citadel/workflow.json',
+      steps: ['implement'],
+      setup: [],
+      verifier: ['node', '--test', 'test/sum.test.js'],
+      repository_file: { path: '.citadel/workflow.json', digest, setup: [], verifier: ['node', '--test', 'test/sum.test.js'], protected_paths: ['test/**'], confirmed: false },
+    });
     const named = await service.handle('previewFork', { ...request, workflow_file: h.workflowFile });
-    expect(named.ok && named.value.workflow).toMatchObject({ source: 'file', found_in_repository: null, steps: ['reproduce', 'fix'] });
+    expect(named.ok && named.value.workflow).toMatchObject({ source: 'file', found_in_repository: null, steps: ['reproduce', 'fix'], repository_file: null });
 
-    const created = await createFork(ctx, { objective: 'x', executors: { kind: 'runtimes', list: 'claude,codex' }, repo: h.repo, containment: 'runtime-only' });
+    const created = await createFork(ctx, { objective: 'x', executors: { kind: 'runtimes', list: 'claude,codex' }, repo: h.repo, containment: 'runtime-only', workflowConfirmed: digest });
     expect(created.workflowFoundInRepository).toBe('.citadel/workflow.json');
     const contract = ContractV1Schema.parse(h.readJson(path.join(h.forkDir(created.record.fork_id), 'contract.json')));
     expect(contract.workflow).toMatchObject({ source: 'file', file_path_in_repo: '.citadel/workflow.json' });
-    expect(contract.policy.protected_paths).toEqual(['test/**', '.citadel/workflow.json']);
+    expect(contract.policy.protected_paths).toEqual(['test/**', '.citadel/workflow.json', '.citadel/**']);
 
     // Edited in New Fork (no file named), it was edited from the repository's file, which stays protected.
     const edited = await createFork(ctx, { objective: 'x', executors: { kind: 'runtimes', list: 'claude,codex' }, repo: h.repo, containment: 'runtime-only', workflow: { ...REPO_WORKFLOW, verifier: null } });
     const editedContract = ContractV1Schema.parse(h.readJson(path.join(h.forkDir(edited.record.fork_id), 'contract.json')));
     expect(editedContract.workflow).toMatchObject({ source: 'inline', file_path_in_repo: '.citadel/workflow.json' });
-    expect(editedContract.policy.protected_paths).toEqual(['test/**', '.citadel/workflow.json']);
+    expect(editedContract.policy.protected_paths).toEqual(['test/**', '.citadel/workflow.json', '.citadel/**']);
   });
 
   it('a .citadel/workflow.json that is not a regular file is refused, not passed over', async () => {

@@ -39,7 +39,7 @@ describe('the workflow New Fork edits', () => {
     const { service } = await serviceOver(h);
     const request = { objective: 'Fix the sum function', repo: h.repo, executors: { kind: 'runtimes', list: 'claude,codex' }, workflow_file: null, budget_seconds: null };
     const good = await service.handle('previewFork', { ...request, workflow: EDITED });
-    expect(good.ok && good.value.workflow).toEqual({ source: 'inline', found_in_repository: null, steps: ['reproduce', 'fix'], setup: [{ id: 'prepare', argv: ['node', '--version'], network: 'none' }], verifier: ['node', '--test'] });
+    expect(good.ok && good.value.workflow).toEqual({ source: 'inline', found_in_repository: null, steps: ['reproduce', 'fix'], setup: [{ id: 'prepare', argv: ['node', '--version'], network: 'none' }], verifier: ['node', '--test'], repository_file: null });
     expect(good.ok && good.value.fields.workflow_file.problems).toEqual([]);
 
     const bad = await service.handle('previewFork', { ...request, workflow: { ...EDITED, setup: [{ ...EDITED.setup[0], command: 'sh -c', timeout_seconds: 0 }] } });
@@ -68,7 +68,8 @@ describe('the workflow New Fork edits', () => {
       setup: [{ ...EDITED.setup[0], registry_hosts: [] }],
     });
     expect(contract.verifier).toEqual({ builtin: ['git_diff_check'], command: EDITED.verifier });
-    expect(contract.policy.protected_paths).toEqual(EDITED.protected_paths);
+    // Every new contract protects Citadel's configuration in the repository (review F2).
+    expect(contract.policy.protected_paths).toEqual([...EDITED.protected_paths, '.citadel/**']);
   });
 
   it('keeps a workflow file inside the repository protected once its workflow is edited: an agent rewriting it fails', { timeout: 90_000 }, async () => {
@@ -92,7 +93,7 @@ describe('the workflow New Fork edits', () => {
     const forkId = started.value.fork_id;
     const contract = ContractV1Schema.parse(h.readJson(path.join(h.forkDir(forkId), 'contract.json')));
     expect(contract.workflow).toMatchObject({ source: 'inline', file_path_in_repo: '.citadel/workflow.json', file_digest: null });
-    expect(contract.policy.protected_paths).toEqual([...EDITED.protected_paths, '.citadel/workflow.json']);
+    expect(contract.policy.protected_paths).toEqual([...EDITED.protected_paths, '.citadel/workflow.json', '.citadel/**']);
     const receipt = (id: string) => h.readJson<{ receipt: { status: string; failure_code: string | null } }>(h.attemptFile(forkId, id, 'execution-receipt.json')).receipt;
     expect(receipt('branch-claude')).toMatchObject({ status: 'passed', failure_code: null });
     expect(receipt('branch-codex')).toMatchObject({ status: 'failed', failure_code: 'POLICY_PROTECTED_PATH' });
@@ -101,7 +102,7 @@ describe('the workflow New Fork edits', () => {
     const outside = await createFork(ctx, { ...start, workflowFile: h.workflowFile, workflow: EDITED });
     const outsideContract = ContractV1Schema.parse(h.readJson(path.join(h.forkDir(outside.record.fork_id), 'contract.json')));
     expect(outsideContract.workflow.file_path_in_repo).toBeNull();
-    expect(outsideContract.policy.protected_paths).toEqual(EDITED.protected_paths);
+    expect(outsideContract.policy.protected_paths).toEqual([...EDITED.protected_paths, '.citadel/**']);
     const gone = await service.handle('startFork', { ...start, workflow_file: path.join(h.repo, 'gone.json'), workflow: EDITED, budget_seconds: null });
     expect(!gone.ok && gone.error.code).toBe('WORKFLOW_FILE_UNREADABLE');
   });

@@ -48,7 +48,7 @@ const evidenceOf = (proposal: Awaited<ReturnType<typeof proposeWorkflow>>, part:
   proposal.findings.filter((finding) => finding.part === part).map((finding) => `${finding.evidence} → ${finding.proposal}`);
 
 describe('citadel init proposes the workflow a repository implies', () => {
-  it('npm: npm ci from package-lock.json, npm test from scripts.test, the tests, CI and lockfile protected, an ignored .env proposed', async () => {
+  it('npm: npm ci from package-lock.json, npm test from scripts.test, the tests, CI and lockfile protected, an ignored .env.test proposed and .env only noted', async () => {
     const repo = fixture(
       {
         'package.json': json({ name: 'p', version: '1.0.0', scripts: { test: 'node --test' } }),
@@ -59,7 +59,7 @@ describe('citadel init proposes the workflow a repository implies', () => {
         '.gitignore': '.env*\n!.env.example\nnode_modules/\n',
         '.env.example': 'A=\n',
       },
-      { '.env': 'A=1\n', '.env.test': 'A=2\n', 'node_modules/x/.env': 'no\n' },
+      { '.env': 'A=1\n', '.env.local': 'TOKEN=s3cret\n', '.env.test': 'A=2\n', 'node_modules/x/.env': 'no\n' },
     );
     const proposal = await proposeWorkflow(repo);
     expect(proposal.repo).toBe(repo);
@@ -69,8 +69,13 @@ describe('citadel init proposes the workflow a repository implies', () => {
     expect(proposal.workflow?.protected_paths).toEqual(['test/**', '**/*.spec.{ts,tsx,js,jsx,mjs,cjs,mts,cts}', '.github/workflows/**', 'package-lock.json', '.citadel/**']);
     expect(evidenceOf(proposal, 'setup')).toEqual(['package-lock.json → npm ci']);
     expect(evidenceOf(proposal, 'verifier')).toEqual(['package.json scripts.test: node --test; .github/workflows/ci.yml runs it too → npm test']);
-    // Ignored environment files that exist, anchored; the tracked example and an ignored folder's file are not.
-    expect(proposal.worktree_include).toEqual(['/.env', '/.env.test']);
+    // Ignored, clearly non-secret environment files that exist, anchored; the tracked example and an ignored folder's file are not.
+    expect(proposal.worktree_include).toEqual(['/.env.test']);
+    // Files that may hold secrets are not proposed: a note names each, for the operator to add by hand.
+    const notes = evidenceOf(proposal, 'note').join('\n');
+    for (const secret of ['.env', '.env.local']) {
+      expect(notes).toContain(`${secret} exists and git ignores it → ${secret} is not proposed for .worktreeinclude: it may hold secrets, and every agent and setup step would read it; add /${secret} to .worktreeinclude by hand if they may`);
+    }
     // Every proposed pattern matches what it was proposed for, as the collector matches (picomatch, dot files).
     const isProtected = picomatch(proposal.workflow?.protected_paths ?? [], { dot: true });
     for (const file of ['test/a.test.js', 'src/b.spec.ts', '.github/workflows/ci.yml', 'package-lock.json', '.citadel/workflow.json']) expect(isProtected(file), file).toBe(true);
@@ -168,12 +173,12 @@ describe('citadel init proposes the workflow a repository implies', () => {
   });
 
   it('--write writes exactly the proposal, refuses a second write, replaces with force, and leaves an existing .worktreeinclude alone', async () => {
-    const repo = fixture({ 'go.mod': 'module example.com/p\n', '.gitignore': '.env\n' }, { '.env': 'X=1\n' });
+    const repo = fixture({ 'go.mod': 'module example.com/p\n', '.gitignore': '.env*\n' }, { '.env': 'X=1\n', '.env.example': 'X=\n' });
     const first = await initRepository(repo, { write: true, force: false });
     expect(first).toMatchObject({ path: path.join(repo, '.citadel', 'workflow.json'), worktree_include_path: path.join(repo, '.worktreeinclude'), replaced: false });
     expect(JSON.parse(readFileSync(path.join(repo, '.citadel', 'workflow.json'), 'utf8'))).toEqual(first.workflow);
     expect(WorkflowFileSchema.parse(JSON.parse(readFileSync(path.join(repo, '.citadel', 'workflow.json'), 'utf8')))).toEqual(first.workflow);
-    expect(readFileSync(path.join(repo, '.worktreeinclude'), 'utf8')).toBe('/.env\n');
+    expect(readFileSync(path.join(repo, '.worktreeinclude'), 'utf8')).toBe('/.env.example\n');
 
     writeFileSync(path.join(repo, '.citadel', 'workflow.json'), '{"mine": true}\n');
     writeFileSync(path.join(repo, '.worktreeinclude'), 'config.local\n');

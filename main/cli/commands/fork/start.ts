@@ -20,6 +20,7 @@ interface StartOptions extends JsonOption {
   detach?: boolean;
   containment: ContainmentChoice;
   includeConfirmed?: true | Digest;
+  workflowConfirmed?: true | Digest;
 }
 
 /** `citadel fork start OBJECTIVE`: freeze the contract, then run every executor (or only launch them, with --detach). */
@@ -44,7 +45,12 @@ export function startCommand(fork: Command, io: Io): void {
     .option(
       '--include-confirmed [digest]',
       "confirm the ignored files the repository's .worktreeinclude copies into every worktree (a start without it lists them, with the digest that confirms exactly that list); kept for this repository until the list changes",
-      parseIncludeDigest,
+      digestOption('--include-confirmed', "the list's digest"),
+    )
+    .option(
+      '--workflow-confirmed [digest]',
+      "confirm the repository's own .citadel/workflow.json, used when no --workflow is named (a start without it prints the setup commands, verifier and protected paths it would use, with the digest that confirms exactly that file); kept for this repository until the file changes",
+      digestOption('--workflow-confirmed', "the workflow file's digest"),
     )
     .option('--detach', 'return once every branch is launched')
     .option('--json', 'print exactly one JSON document')
@@ -64,6 +70,7 @@ export function startCommand(fork: Command, io: Io): void {
           budgetTokens: options.budgetTokens,
           containment: options.containment,
           includeConfirmed: options.includeConfirmed === true ? 'current-list' : options.includeConfirmed,
+          workflowConfirmed: options.workflowConfirmed === true ? 'current-file' : options.workflowConfirmed,
         },
         {
           collect: options.detach ? 'detach' : 'wait',
@@ -90,13 +97,15 @@ function parseWholeNumber(value: string): number {
   return Number(value);
 }
 
-function parseIncludeDigest(value: string): Digest {
-  const parsed = DigestSchema.safeParse(value);
-  if (!parsed.success) {
-    // Commander gives an optional value the next word, so a flag written before OBJECTIVE takes it.
-    throw new CitadelError('USAGE_ERROR', `--include-confirmed takes the list's digest (sha256:…) that a refused start printed, or nothing; got "${value}". Put OBJECTIVE before --include-confirmed, or write --include-confirmed=DIGEST`);
-  }
-  return parsed.data;
+function digestOption(flag: string, what: string): (value: string) => Digest {
+  return (value) => {
+    const parsed = DigestSchema.safeParse(value);
+    if (!parsed.success) {
+      // Commander gives an optional value the next word, so a flag written before OBJECTIVE takes it.
+      throw new CitadelError('USAGE_ERROR', `${flag} takes ${what} (sha256:…) that a refused start printed, or nothing; got "${value}". Put OBJECTIVE before ${flag}, or write ${flag}=DIGEST`);
+    }
+    return parsed.data;
+  };
 }
 
 function parseContainment(value: string): ContainmentChoice {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, open, realpath } from 'node:fs/promises';
+import { mkdir, open, realpath, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CitadelError } from '../../shared/errors';
 import type { RuntimeProfile } from '../../shared/executors/runtime-profile';
@@ -17,7 +17,7 @@ import {
 } from '../../shared/sandbox/containment-policy';
 import { childEnvironment, COMMON_ENV_ALLOWLIST, PORT_ENV_NAME } from '../runtimes/env-allowlist';
 import type { ResolvedExecutable } from '../runtimes/resolve-executable';
-import type { GatewayInsideFacts, RuntimeAdapter } from '../runtimes/adapter-contract/runtime-adapter';
+import type { GatewayInsideFacts, RuntimeAdapter, RuntimeHomeFile } from '../runtimes/adapter-contract/runtime-adapter';
 import { egressInside } from '../sandbox/egress/egress-environment';
 import { makeBridgeSocketPath } from '../sandbox/egress/socket-dir';
 import { writeLaunchFiles } from '../sandbox/generated-etc';
@@ -289,6 +289,7 @@ export async function runtimeLaunchPolicy(ctx: OrchestratorContext, template: Co
   for (const dir of new Set([dirs.home, ...input.adapter.containmentNeeds.homeEnv.map((home) => homeEnv[home.name]!)])) {
     await mkdir(dir, { recursive: true, mode: 0o700 });
   }
+  for (const file of input.adapter.containmentNeeds.homeFiles ?? []) await writeRuntimeHomeFile(dirs.home, file);
   if (template.egress.kind === 'gateway' && input.gateway === null) throw new CitadelError('INTERNAL_ERROR', 'a gateway launch needs its placeholder');
   const caFile = input.gateway?.caCertFile ?? null;
   const caTarget = caFile === null ? null : path.join(dirs.home, GATEWAY_CA_TARGET);
@@ -309,6 +310,16 @@ export async function runtimeLaunchPolicy(ctx: OrchestratorContext, template: Co
     egressSocket: template.egress.kind === 'none' ? null : await makeBridgeSocketPath(),
     readOnlyFiles: caFile === null || caTarget === null ? [] : [{ source: caFile, target: caTarget }],
   });
+}
+
+/** One of the adapter's home files, below the attempt's runtime home only: a segment that could leave it is a registration bug. */
+async function writeRuntimeHomeFile(home: string, file: RuntimeHomeFile): Promise<void> {
+  if (file.path.length === 0 || file.path.some((segment) => segment === '' || segment === '.' || segment === '..' || /[/\\\0]/.test(segment))) {
+    throw new CitadelError('INTERNAL_ERROR', `a runtime home file must be named by plain path segments, not ${JSON.stringify(file.path)}`);
+  }
+  const target = path.join(home, ...file.path);
+  await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
+  await writeFile(target, file.content, { mode: 0o600 });
 }
 
 /** HOME, TMPDIR and each home variable of the adapter as a contained runtime of this attempt has them. */

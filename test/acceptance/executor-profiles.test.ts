@@ -444,7 +444,7 @@ describe('canonical invocation (decisions D5)', () => {
   it('refuses a profile given to the adapter of another runtime', () => {
     const [claude] = accepted(specFile);
     expect(() => adapterFor('codex', BUILTIN_ADAPTERS).invocation(claude!)).toThrow(/given a "claude" profile/);
-    expect(() => adapterFor('gemini', BUILTIN_ADAPTERS)).toThrow(expect.objectContaining({ code: 'RUNTIME_UNKNOWN' }));
+    expect(() => adapterFor('not-a-runtime', BUILTIN_ADAPTERS)).toThrow(expect.objectContaining({ code: 'RUNTIME_UNKNOWN' }));
     expect(() => adapterFor('__proto__', BUILTIN_ADAPTERS)).toThrow(expect.objectContaining({ code: 'RUNTIME_UNKNOWN' }));
   });
 });

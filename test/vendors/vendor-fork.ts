@@ -16,7 +16,7 @@ export const CLAUDE_PROFILE = { profile_id: 'claude-sonnet', runtime: 'claude', 
 export const OLLAMA_PROFILE = { profile_id: 'codex-ollama', runtime: 'codex', model: 'qwen3-coder:30b', local_provider: 'ollama', adapter_options: {} } as const;
 export const LMSTUDIO_PROFILE = { profile_id: 'codex-lmstudio', runtime: 'codex', model: 'qwen3-coder-30b', local_provider: 'lmstudio', adapter_options: {} } as const;
 
-export type Profile = { readonly profile_id: string; readonly runtime: 'claude' | 'codex'; readonly model: string; readonly local_provider: string | null; readonly adapter_options: Readonly<Record<string, string>> };
+export type Profile = { readonly profile_id: string; readonly runtime: string; readonly model: string; readonly local_provider: string | null; readonly adapter_options: Readonly<Record<string, string>> };
 
 let checkedPath: string | undefined;
 
@@ -128,7 +128,8 @@ export class VendorFork {
   /** `citadel fork start` over these profiles with ForkHarness's workflow (verifier: `node --test test/sum.test.js`). */
   async start(profiles: readonly Profile[], env: Record<string, string>, extraArgs: readonly string[] = []): Promise<ForkStatusDoc> {
     const executors = path.join(this.base, 'executors.json');
-    writeFileSync(executors, JSON.stringify({ schema_version: 1, executors: profiles }));
+    // Schema 1 holds only Claude and Codex profiles (executor-profiles.md); any other runtime needs schema 2.
+    writeFileSync(executors, JSON.stringify({ schema_version: profiles.every((p) => p.runtime === 'claude' || p.runtime === 'codex') ? 1 : 2, executors: profiles }));
     const run = await this.cli(['fork', 'start', 'Fix the sum function', '--repo', this.repo, '--executors', executors, '--workflow', this.harness.workflowFile, ...extraArgs, '--json'], env);
     if (run.code !== 0) throw new Error(`fork start exited ${run.code}:\n${run.stdout}\n${run.stderr}`);
     return parseDoc(run);

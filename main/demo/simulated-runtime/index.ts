@@ -2,6 +2,7 @@ import { readFile, realpath } from 'node:fs/promises';
 import type { z } from 'zod';
 import { simulateClaude } from './claude';
 import { simulateCodex } from './codex';
+import { simulateGemini } from './gemini';
 import type { SimulationIo } from './invocation';
 import { SimulationScenarioSchema, type SimulatedBehaviour, type SimulatedRuntimeId } from './scenario';
 
@@ -32,8 +33,9 @@ export async function runSimulatedRuntime(runtime: SimulatedRuntimeId, argv: rea
     io.stderr(`simulated ${runtime}: cannot use ${io.scenarioFile}: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
-  const { claude, codex, ...shared } = scenario;
-  const behaviour: SimulatedBehaviour = { ...shared, ...(runtime === 'claude' ? claude : codex) };
-  const cwd = await realpath(io.cwd);
-  return runtime === 'claude' ? simulateClaude(argv, prompt, behaviour, cwd, io) : simulateCodex(argv, prompt, behaviour, cwd, io);
+  const { claude, codex, gemini, ...shared } = scenario;
+  const simulations = { claude: [claude, simulateClaude], codex: [codex, simulateCodex], gemini: [gemini, simulateGemini] } as const;
+  const [own, simulate] = simulations[runtime];
+  const behaviour: SimulatedBehaviour = { ...shared, ...own };
+  return simulate(argv, prompt, behaviour, await realpath(io.cwd), io);
 }

@@ -33,6 +33,16 @@ export interface RuntimeHomeEnv {
   readonly dir: string;
 }
 
+/**
+ * A file a runtime needs in its fresh per-attempt home before it starts (a settings file it will not
+ * run without), written by Citadel there and never into the operator's own home.
+ */
+export interface RuntimeHomeFile {
+  /** Plain path segments below the runtime home, e.g. `['gemini', '.gemini', 'settings.json']`. */
+  readonly path: readonly string[];
+  readonly content: string;
+}
+
 /** What a runtime is given inside the sandbox to reach its provider gateway: never a real credential. */
 export interface GatewayInsideFacts {
   /** The attempt's random placeholder credential, which the gateway swaps for the real one. */
@@ -48,6 +58,8 @@ export interface RuntimeContainmentNeeds {
   /** The environment that points the runtime at its gateway inside the sandbox, holding only the placeholder. */
   gatewayEnv(rule: GatewayRule, inside: GatewayInsideFacts): Readonly<Record<string, string>>;
   readonly homeEnv: readonly RuntimeHomeEnv[];
+  /** Files written into the runtime home of each contained attempt; none when absent. */
+  readonly homeFiles?: readonly RuntimeHomeFile[];
 }
 
 /** One finished run as the supervisor recorded it. */

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { assertCleanable, cleanabilityOf } from '../../../main/orchestrator/cleanability';
+import { BUILTIN_ADAPTERS } from '../../../main/runtimes/registry';
 import { profileSetsFile } from '../../../main/store/profile-sets';
 import { ForkHarness } from '../../support/fork-harness';
 import { serviceOver } from '../../support/service-context';
@@ -26,7 +27,7 @@ describe('readiness, one part per call', () => {
     const { service } = await serviceOver(h);
     const settings = await service.handle('settings', {});
     if (!settings.ok) throw new Error(settings.error.message);
-    expect(settings.value.runtimes).toEqual(['claude', 'codex']);
+    expect(settings.value.runtimes).toEqual(Object.keys(BUILTIN_ADAPTERS));
     const report = await service.handle('readiness', {});
     if (!report.ok) throw new Error(report.error.message);
     // Each part is exactly what the whole report says of it.
@@ -34,7 +35,7 @@ describe('readiness, one part per call', () => {
       expect(await service.handle('runtimeReadiness', { runtime })).toEqual({ ok: true, value: report.value.runtimes.find((r) => r.runtime === runtime) });
     }
     expect(await service.handle('sandboxReadiness', {})).toEqual({ ok: true, value: report.value.sandbox });
-    expect(await service.handle('runtimeReadiness', { runtime: 'gemini' })).toMatchObject({ ok: false, error: { code: 'RUNTIME_UNKNOWN' } });
+    expect(await service.handle('runtimeReadiness', { runtime: 'not-a-runtime' })).toMatchObject({ ok: false, error: { code: 'RUNTIME_UNKNOWN' } });
     expect(await service.handle('localProviderReadiness', {})).toMatchObject({ ok: true, value: { providers: expect.any(Array) } });
   });
 });

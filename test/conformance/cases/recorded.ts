@@ -1,11 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { FinishedRun } from '../../../main/runtimes/adapter-contract/runtime-adapter';
 import { FIXTURES_DIR } from '../../unit/runtimes/recorded-run';
 
-export { recordedRun } from '../../unit/runtimes/recorded-run';
+export { recordedRun, recordingRun } from '../../unit/runtimes/recorded-run';
 
 /** Where Codex 0.169.0 wrote every recorded rollout: `$CODEX_HOME/sessions/2026/11/29/`. */
 const RECORDED_DAY = ['2026', '11', '29'] as const;
@@ -26,25 +23,4 @@ export async function placeRecordedRollout(scratch: string, name: string, record
 export function cutMidJson(text: string): string {
   const firstLine = text.split('\n')[0] ?? '';
   return firstLine.slice(0, Math.floor(firstLine.length / 2));
-}
-
-const RECORDINGS_DIR = fileURLToPath(new URL('../../fixtures/recordings/', import.meta.url));
-
-/**
- * A run of a real CLI recorded by test/vendors/recording (test/fixtures/recordings/<runtime>/<case>/),
- * as the supervisor would hand it to an adapter; `exit_code.txt` holds a number or `signal <NAME>`.
- */
-export function recordingRun(runtime: string, name: string, overrides: Partial<FinishedRun> = {}): FinishedRun {
-  const dir = path.join(RECORDINGS_DIR, runtime, name);
-  const exit = readFileSync(path.join(dir, 'exit_code.txt'), 'utf8').trim();
-  const signal = /^signal (SIG[A-Z]+)$/.exec(exit)?.[1] ?? null;
-  return {
-    stdout: readFileSync(path.join(dir, 'stdout.jsonl'), 'utf8'),
-    stderr: readFileSync(path.join(dir, 'stderr.txt'), 'utf8'),
-    exitCode: signal === null ? Number(exit) : null,
-    signal,
-    worktree: '/nonexistent/worktree',
-    env: {},
-    ...overrides,
-  };
 }

@@ -6,7 +6,7 @@ import { BUILTIN_ADAPTERS } from '../../../main/runtimes/registry';
 import type { RuntimeProfile } from '../../../shared/executors/runtime-profile';
 import { RuntimeActivitySchema } from '../../../shared/fork/events';
 import { GatewayRuleSchema } from '../../../shared/sandbox/containment-policy';
-import { recordingRun } from '../../conformance/cases/recorded';
+import { recordingRun } from './recorded-run';
 
 const { gemini } = BUILTIN_ADAPTERS;
 const FLASH: RuntimeProfile = { profile_id: 'gemini-a', runtime: 'gemini', model: 'gemini-2.5-flash', local_provider: null, adapter_options: {} };

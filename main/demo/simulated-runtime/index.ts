@@ -2,11 +2,12 @@ import { readFile, realpath } from 'node:fs/promises';
 import type { z } from 'zod';
 import { simulateClaude } from './claude';
 import { simulateCodex } from './codex';
+import { simulateQwen } from './qwen';
 import type { SimulationIo } from './invocation';
 import { SimulationScenarioSchema, type SimulatedBehaviour, type SimulatedRuntimeId } from './scenario';
 
 /**
- * Stand-ins for the `claude` and `codex` CLIs, for Citadel's demo and for tests. They are installed as
+ * Stand-ins for the `claude`, `codex` and `qwen` CLIs, for Citadel's demo and for tests. They are installed as
  * executables named `claude`/`codex` first on PATH (installSimulatedRuntimes), read the prompt on
  * stdin, really edit files in their cwd, and print stdout and exit codes in exactly the shapes
  * recorded from Claude Code 2.1.328 and Codex 0.169.0 (recordings/). The simulated Codex also writes
@@ -32,8 +33,9 @@ export async function runSimulatedRuntime(runtime: SimulatedRuntimeId, argv: rea
     io.stderr(`simulated ${runtime}: cannot use ${io.scenarioFile}: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
-  const { claude, codex, ...shared } = scenario;
-  const behaviour: SimulatedBehaviour = { ...shared, ...(runtime === 'claude' ? claude : codex) };
+  const { claude, codex, qwen, ...shared } = scenario;
+  const behaviour: SimulatedBehaviour = { ...shared, ...{ claude, codex, qwen }[runtime] };
   const cwd = await realpath(io.cwd);
-  return runtime === 'claude' ? simulateClaude(argv, prompt, behaviour, cwd, io) : simulateCodex(argv, prompt, behaviour, cwd, io);
+  const simulate = { claude: simulateClaude, codex: simulateCodex, qwen: simulateQwen }[runtime];
+  return simulate(argv, prompt, behaviour, cwd, io);
 }

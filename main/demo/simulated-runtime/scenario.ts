@@ -54,10 +54,11 @@ export const SimulationScenarioSchema = z.strictObject({
   ...SimulatedBehaviourShape,
   claude: SimulatedBehaviourSchema.optional(),
   codex: SimulatedBehaviourSchema.optional(),
+  qwen: SimulatedBehaviourSchema.optional(),
 });
 export type SimulationScenario = z.input<typeof SimulationScenarioSchema>;
 export type SimulatedBehaviour = z.infer<typeof SimulatedBehaviourSchema>;
 
-export type SimulatedRuntimeId = 'claude' | 'codex';
+export type SimulatedRuntimeId = 'claude' | 'codex' | 'qwen';
 
 export const SIMULATION_FILE_NAME = 'citadel-simulation.json';

@@ -26,7 +26,7 @@ describe('readiness, one part per call', () => {
     const { service } = await serviceOver(h);
     const settings = await service.handle('settings', {});
     if (!settings.ok) throw new Error(settings.error.message);
-    expect(settings.value.runtimes).toEqual(['claude', 'codex']);
+    expect(settings.value.runtimes).toEqual(['claude', 'codex', 'qwen']);
     const report = await service.handle('readiness', {});
     if (!report.ok) throw new Error(report.error.message);
     // Each part is exactly what the whole report says of it.

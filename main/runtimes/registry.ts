@@ -3,6 +3,7 @@ import type { ExecutorRuntimeId } from '../../shared/executors/profile-schema';
 import { claudeAdapter } from './claude/adapter';
 import { codexAdapter } from './codex/adapter';
 import { geminiAdapter } from './gemini/adapter';
+import { qwenAdapter } from './qwen/adapter';
 import type { RuntimeAdapter } from './adapter-contract/runtime-adapter';
 
 /**
@@ -14,6 +15,7 @@ export const BUILTIN_ADAPTERS = {
   claude: claudeAdapter,
   codex: codexAdapter,
   gemini: geminiAdapter,
+  qwen: qwenAdapter,
 } as const satisfies Readonly<Partial<Record<ExecutorRuntimeId, RuntimeAdapter>>>;
 
 /** The adapter a profile's runtime names, from the set the caller runs with (never an implicit default, so a preview and a launch cannot disagree). */

@@ -25,7 +25,7 @@ export const FailureCodeSchema = z.enum(FAILURE_CODES);
 export type FailureCode = z.infer<typeof FailureCodeSchema>;
 
 /** Where an observed model came from: only an adapter's own trusted machine output counts. */
-export const ObservedModelSourceSchema = z.enum(['claude_result_model_usage', 'codex_rollout_turn_context', 'gemini_result_stats_models']);
+export const ObservedModelSourceSchema = z.enum(['claude_result_model_usage', 'codex_rollout_turn_context', 'gemini_result_stats_models', 'qwen_session_api_response']);
 
 /**
  * Telemetry parsed from a runtime's declared machine output. Unknown is null: never 0, never the

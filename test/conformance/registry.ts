@@ -4,6 +4,7 @@ import { claudeCase } from './cases/claude.case';
 import { codexCase } from './cases/codex.case';
 import { conformanceEchoCase } from './cases/conformance-echo.case';
 import { geminiCase } from './cases/gemini.case';
+import { qwenCase } from './cases/qwen.case';
 import type { ConformanceCase } from './cases/conformance-case';
 import { conformanceEchoAdapter } from './conformance-echo/adapter';
 
@@ -17,4 +18,4 @@ export const CONFORMANCE_ADAPTERS: Readonly<Record<string, RuntimeAdapter>> = {
 };
 
 /** Every case, imported by name: a case is never discovered from a file name. */
-export const CONFORMANCE_CASES: readonly ConformanceCase[] = [claudeCase, codexCase, geminiCase, conformanceEchoCase];
+export const CONFORMANCE_CASES: readonly ConformanceCase[] = [claudeCase, codexCase, geminiCase, qwenCase, conformanceEchoCase];

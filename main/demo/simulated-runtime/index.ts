@@ -3,11 +3,12 @@ import type { z } from 'zod';
 import { simulateClaude } from './claude';
 import { simulateCodex } from './codex';
 import { simulateGemini } from './gemini';
+import { simulateQwen } from './qwen';
 import type { SimulationIo } from './invocation';
 import { SimulationScenarioSchema, type SimulatedBehaviour, type SimulatedRuntimeId } from './scenario';
 
 /**
- * Stand-ins for the `claude` and `codex` CLIs, for Citadel's demo and for tests. They are installed as
+ * Stand-ins for the runtimes' CLIs (`claude`, `codex`, `gemini`, `qwen`, …), for Citadel's demo and for tests. They are installed as
  * executables named `claude`/`codex` first on PATH (installSimulatedRuntimes), read the prompt on
  * stdin, really edit files in their cwd, and print stdout and exit codes in exactly the shapes
  * recorded from Claude Code 2.1.328 and Codex 0.169.0 (recordings/). The simulated Codex also writes
@@ -33,8 +34,13 @@ export async function runSimulatedRuntime(runtime: SimulatedRuntimeId, argv: rea
     io.stderr(`simulated ${runtime}: cannot use ${io.scenarioFile}: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
-  const { claude, codex, gemini, ...shared } = scenario;
-  const simulations = { claude: [claude, simulateClaude], codex: [codex, simulateCodex], gemini: [gemini, simulateGemini] } as const;
+  const { claude, codex, gemini, qwen, ...shared } = scenario;
+  const simulations = {
+    claude: [claude, simulateClaude],
+    codex: [codex, simulateCodex],
+    gemini: [gemini, simulateGemini],
+    qwen: [qwen, simulateQwen],
+  } as const;
   const [own, simulate] = simulations[runtime];
   const behaviour: SimulatedBehaviour = { ...shared, ...own };
   return simulate(argv, prompt, behaviour, await realpath(io.cwd), io);

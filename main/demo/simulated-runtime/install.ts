@@ -34,7 +34,7 @@ export async function installSimulatedRuntimes(
   const scenarioFile = path.join(binDir, SIMULATION_FILE_NAME);
   await writeFile(scenarioFile, `${JSON.stringify(parsed.data, null, 2)}\n`);
   await copyFile(entryModulePath, path.join(binDir, INSTALLED_MODULE_NAME));
-  const written = { claude: path.join(binDir, 'claude'), codex: path.join(binDir, 'codex'), gemini: path.join(binDir, 'gemini') };
+  const written = { claude: path.join(binDir, 'claude'), codex: path.join(binDir, 'codex'), gemini: path.join(binDir, 'gemini'), qwen: path.join(binDir, 'qwen') };
   for (const runtime of SIMULATED_RUNTIME_IDS) {
     // Extensionless, so Node may load it as CommonJS or ESM: only dynamic import() works in both.
     const wrapper = [

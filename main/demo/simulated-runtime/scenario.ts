@@ -55,11 +55,12 @@ export const SimulationScenarioSchema = z.strictObject({
   claude: SimulatedBehaviourSchema.optional(),
   codex: SimulatedBehaviourSchema.optional(),
   gemini: SimulatedBehaviourSchema.optional(),
+  qwen: SimulatedBehaviourSchema.optional(),
 });
 export type SimulationScenario = z.input<typeof SimulationScenarioSchema>;
 export type SimulatedBehaviour = z.infer<typeof SimulatedBehaviourSchema>;
 
-export const SIMULATED_RUNTIME_IDS = ['claude', 'codex', 'gemini'] as const;
+export const SIMULATED_RUNTIME_IDS = ['claude', 'codex', 'gemini', 'qwen'] as const;
 export type SimulatedRuntimeId = (typeof SIMULATED_RUNTIME_IDS)[number];
 
 export const SIMULATION_FILE_NAME = 'citadel-simulation.json';

@@ -2,7 +2,7 @@ import { qwenAdapter } from '../../../main/runtimes/qwen/adapter';
 import { UNKNOWN_TELEMETRY, type Telemetry } from '../../../shared/runtime/telemetry';
 import type { ArgvRow, ConformanceCase, Transcript } from './conformance-case';
 import { cutMidJson } from './recorded';
-import { placeRecordedSession, recordedQwenRun } from './qwen-recorded';
+import { placeRecordedSession, recordedQwenRun } from '../../unit/runtimes/qwen-recorded';
 
 /**
  * Qwen Code 0.24.4 (test/fixtures/recordings/qwen, README-new-runtimes.md). The argv is written out

@@ -8,7 +8,7 @@ import { qwenActivity } from '../../../main/runtimes/qwen/parse-events';
 import { lookupSessionModel, qwenProjectFolder } from '../../../main/runtimes/qwen/session-model';
 import type { RuntimeProfile } from '../../../shared/executors/runtime-profile';
 import { GatewayRuleSchema } from '../../../shared/sandbox/containment-policy';
-import { QWEN_RECORDINGS, recordedQwenRun } from '../../conformance/cases/qwen-recorded';
+import { QWEN_RECORDINGS, recordedQwenRun } from './qwen-recorded';
 import { useTempDirs } from '../../support/temp-dir';
 
 const tempDir = useTempDirs();

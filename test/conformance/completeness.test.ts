@@ -9,12 +9,12 @@ import { CONFORMANCE_ADAPTERS, CONFORMANCE_CASES } from './registry';
 
 describe('conformance completeness check', () => {
   it('fails when a case is removed', () => {
-    expect(completenessProblems([claudeCase, conformanceEchoCase], CONFORMANCE_ADAPTERS)).toEqual(['runtime "codex" has no conformance case']);
+    expect(completenessProblems(CONFORMANCE_CASES.filter((c) => c !== codexCase), CONFORMANCE_ADAPTERS)).toEqual(['runtime "codex" has no conformance case']);
   });
 
   it('fails when a case is renamed', () => {
     const renamed = { ...codexCase, runtime: 'codex-cli' };
-    expect(completenessProblems([claudeCase, renamed, conformanceEchoCase], CONFORMANCE_ADAPTERS)).toEqual([
+    expect(completenessProblems(CONFORMANCE_CASES.map((c) => (c === codexCase ? renamed : c)), CONFORMANCE_ADAPTERS)).toEqual([
       'case "codex-cli" claims a runtime that is not registered',
       'runtime "codex" has no conformance case',
     ]);
@@ -22,7 +22,7 @@ describe('conformance completeness check', () => {
 
   it('fails when a case is registered for the wrong runtime', () => {
     const misfiled = { ...codexCase, runtime: 'claude' };
-    expect(completenessProblems([misfiled, conformanceEchoCase], CONFORMANCE_ADAPTERS)).toEqual([
+    expect(completenessProblems([misfiled, ...CONFORMANCE_CASES.filter((c) => c !== claudeCase && c !== codexCase)], CONFORMANCE_ADAPTERS)).toEqual([
       'case "claude" tests adapter "codex", not the one registered as "claude"',
       'runtime "codex" has no conformance case',
     ]);

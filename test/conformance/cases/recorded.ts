@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FinishedRun } from '../../../main/runtimes/adapter-contract/runtime-adapter';
 import { FIXTURES_DIR } from '../../unit/runtimes/recorded-run';
 
 export { recordedRun } from '../../unit/runtimes/recorded-run';
@@ -23,4 +26,26 @@ export async function placeRecordedRollout(scratch: string, name: string, record
 export function cutMidJson(text: string): string {
   const firstLine = text.split('\n')[0] ?? '';
   return firstLine.slice(0, Math.floor(firstLine.length / 2));
+}
+
+const RECORDINGS_DIR = fileURLToPath(new URL('../../fixtures/recordings/', import.meta.url));
+
+/**
+ * A run recorded from a real CLI by test/vendors/recording (test/fixtures/recordings/<runtime>/<name>/),
+ * as the supervisor would hand it to an adapter: `exit_code.txt` is a number, or `signal SIGTERM`
+ * for a process ended by a signal.
+ */
+export function recordingRun(runtime: string, name: string, overrides: Partial<FinishedRun> = {}): FinishedRun {
+  const dir = path.join(RECORDINGS_DIR, runtime, name);
+  const exit = readFileSync(path.join(dir, 'exit_code.txt'), 'utf8').trim();
+  const signal = /^signal (SIG[A-Z0-9]+)$/.exec(exit)?.[1] ?? null;
+  return {
+    stdout: readFileSync(path.join(dir, 'stdout.jsonl'), 'utf8'),
+    stderr: readFileSync(path.join(dir, 'stderr.txt'), 'utf8'),
+    exitCode: signal === null ? Number(exit) : null,
+    signal,
+    worktree: '/nonexistent/worktree',
+    env: {},
+    ...overrides,
+  };
 }

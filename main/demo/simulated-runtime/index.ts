@@ -2,14 +2,15 @@ import { readFile, realpath } from 'node:fs/promises';
 import type { z } from 'zod';
 import { simulateClaude } from './claude';
 import { simulateCodex } from './codex';
+import { simulateOpencode } from './opencode';
 import type { SimulationIo } from './invocation';
 import { SimulationScenarioSchema, type SimulatedBehaviour, type SimulatedRuntimeId } from './scenario';
 
 /**
- * Stand-ins for the `claude` and `codex` CLIs, for Citadel's demo and for tests. They are installed as
- * executables named `claude`/`codex` first on PATH (installSimulatedRuntimes), read the prompt on
+ * Stand-ins for the `claude`, `codex` and `opencode` CLIs, for Citadel's demo and for tests. They are installed as
+ * executables named `claude`/`codex`/`opencode` first on PATH (installSimulatedRuntimes), read the prompt on
  * stdin, really edit files in their cwd, and print stdout and exit codes in exactly the shapes
- * recorded from Claude Code 2.1.328 and Codex 0.169.0 (recordings/). The simulated Codex also writes
+ * recorded from Claude Code 2.1.328, Codex 0.169.0 and OpenCode 1.18.33 (recordings/). The simulated Codex also writes
  * a real rollout file under `$CODEX_HOME/sessions/YYYY/MM/DD/`, like the real one.
  *
  * This module is the entry esbuild bundles to out/cli/simulated-runtime.mjs; the installed wrappers
@@ -32,8 +33,16 @@ export async function runSimulatedRuntime(runtime: SimulatedRuntimeId, argv: rea
     io.stderr(`simulated ${runtime}: cannot use ${io.scenarioFile}: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
-  const { claude, codex, ...shared } = scenario;
-  const behaviour: SimulatedBehaviour = { ...shared, ...(runtime === 'claude' ? claude : codex) };
+  const { claude, codex, opencode, ...shared } = scenario;
+  const own = { claude, codex, opencode }[runtime];
+  const behaviour: SimulatedBehaviour = { ...shared, ...own };
   const cwd = await realpath(io.cwd);
-  return runtime === 'claude' ? simulateClaude(argv, prompt, behaviour, cwd, io) : simulateCodex(argv, prompt, behaviour, cwd, io);
+  return SIMULATORS[runtime](argv, prompt, behaviour, cwd, io);
 }
+
+/** One simulation per runtime, each printing that runtime's recorded shapes. */
+const SIMULATORS: Readonly<Record<SimulatedRuntimeId, typeof simulateClaude>> = {
+  claude: simulateClaude,
+  codex: simulateCodex,
+  opencode: simulateOpencode,
+};

@@ -5,7 +5,7 @@
  * its `write` tool fixes the branch's own worktree, the verifier judges the result, the receipt
  * verifies and the model proof comes from the gateway's wire (OpenCode never prints its model).
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { digestOf } from '../../shared/digest';
@@ -94,5 +94,38 @@ describe('real OpenCode through citadel fork start', () => {
       [branchId, true],
     ]);
     expect(compared.branches.find((b) => b.branch_id === branchId)).toMatchObject({ receipt_verified: true, verifier_status: 'passed', model_proof: 'passed' });
+  });
+
+  it('a repository opencode.json granting every permission does not let it write outside the project: Citadel’s config asks again, so the write is rejected', async () => {
+    const fork = new VendorFork(tempDir());
+    // The repository under test grants OpenCode everything (measured: without Citadel's config, run then writes outside the project with no flag).
+    writeFileSync(path.join(fork.repo, 'opencode.json'), JSON.stringify({ permission: { '*': 'allow', external_directory: 'allow' } }));
+    fork.git(fork.repo, 'add', 'opencode.json');
+    fork.git(fork.repo, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'grant opencode everything');
+    const target = path.join(fork.outside, 'escaped.txt');
+    const logFile = path.join(mkdtempSync(path.join(fork.base, 'server-')), 'server.jsonl');
+    const server = await startScriptedServer(0, { scenario: 'edit', logFile, toolCall: { name: 'write', args: { filePath: target, content: 'escaped\n' } } });
+    servers.push({ close: () => server.closeAll() });
+    const anthropic = await startAnthropicServer({ scenario: { kind: 'script', turns: CLAUDE_FIX } });
+    servers.push(anthropic);
+    const address = server.address();
+    if (address === null || typeof address === 'string') throw new Error('no port');
+
+    const executors = path.join(fork.base, 'executors.json');
+    writeFileSync(executors, JSON.stringify({ schema_version: 2, executors: [OPENCODE_PROFILE, CLAUDE_PROFILE] }));
+    const env = { OPENAI_BASE_URL: `http://127.0.0.1:${address.port}/v1`, OPENAI_API_KEY: 'sk-openai-test-dummy', ANTHROPIC_BASE_URL: anthropic.origin, ANTHROPIC_API_KEY: 'sk-ant-test-dummy' };
+    const started = await fork.cli(['fork', 'start', 'Fix the sum function', '--repo', fork.repo, '--executors', executors, '--workflow', fork.harness.workflowFile, '--json'], env);
+    expect(started.code, started.stdout + started.stderr).toBe(0);
+    const doc = parseDoc(started);
+    const branchId = 'branch-opencode-scripted';
+    // It did not fix the bug, so the verifier fails it; the write was rejected by OpenCode itself, before the sandbox had to refuse it.
+    expect(branch(doc, branchId)).toMatchObject({ state: 'failed', failure_code: 'VERIFIER_FAILED' });
+    expect(existsSync(target)).toBe(false);
+    const tool = fork
+      .branchRun(doc.fork_id, branchId)
+      .stdout.split('\n')
+      .map((line) => (line.trim() === '' ? null : (JSON.parse(line) as { type: string; part?: { tool?: string; state?: { status?: string; error?: string } } })))
+      .find((event) => event?.type === 'tool_use');
+    expect(tool?.part).toMatchObject({ tool: 'write', state: { status: 'error', error: 'The user rejected permission to use this specific tool call.' } });
   });
 });

@@ -56,8 +56,11 @@ export const opencodeContainmentNeeds: RuntimeContainmentNeeds = {
 
 /**
  * OpenCode's config for a contained run: the gateway as its only provider, the profile's model its
- * default, no auto-update and no sharing (both would call OpenCode's own hosts). No permission is
- * granted here: what OpenCode would ask about stays rejected in `run`.
+ * default, no auto-update and no sharing (both would call OpenCode's own hosts). It grants no
+ * permission, and puts back the one `ask` OpenCode 1.18.33 was seen to use: a repository's own
+ * `opencode.json` can set `external_directory` (or `*`, or the whole `permission`) to `allow`, which
+ * lets `run` write outside the project with no flag; this inline config is read after it and wins
+ * (measured with the real CLI), so such a request is asked, and therefore rejected, again.
  */
 function gatewayConfig(baseURL: string, apiKey: string, models: readonly string[]): Record<string, unknown> {
   const [model] = models;
@@ -71,6 +74,7 @@ function gatewayConfig(baseURL: string, apiKey: string, models: readonly string[
       },
     },
     ...(model === undefined ? {} : { model: `${OPENCODE_GATEWAY_PROVIDER}/${model}` }),
+    permission: { external_directory: 'ask' },
     autoupdate: false,
     share: 'disabled',
   };

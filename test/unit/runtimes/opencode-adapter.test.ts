@@ -43,7 +43,7 @@ describe('opencode containment needs', () => {
     expect(() => opencodeAdapter.containmentNeeds.egress({ ...OPENAI, model: null }, {})).toThrow(expect.objectContaining({ code: 'EGRESS_PROVIDER_UNSUPPORTED' }));
   });
 
-  it('gives OpenCode a config whose only provider is the gateway with the placeholder key; no permission granted', () => {
+  it('gives OpenCode a config whose only provider is the gateway with the placeholder key; it grants nothing and asks again about writes outside the project', () => {
     const rule = GatewayRuleSchema.parse(opencodeAdapter.containmentNeeds.egress(OLLAMA, {}));
     const env = opencodeAdapter.containmentNeeds.gatewayEnv(rule, { placeholder: 'PLACEHOLDER', caCertFile: null });
     expect(Object.keys(env)).toEqual(['OPENCODE_CONFIG_CONTENT']);
@@ -57,6 +57,7 @@ describe('opencode containment needs', () => {
         },
       },
       model: 'citadel/qwen3-coder:30b',
+      permission: { external_directory: 'ask' },
       autoupdate: false,
       share: 'disabled',
     });

@@ -4,6 +4,7 @@ import { claudeAdapter } from './claude/adapter';
 import { codexAdapter } from './codex/adapter';
 import { geminiAdapter } from './gemini/adapter';
 import { qwenAdapter } from './qwen/adapter';
+import { opencodeAdapter } from './opencode/adapter';
 import type { RuntimeAdapter } from './adapter-contract/runtime-adapter';
 
 /**
@@ -16,6 +17,7 @@ export const BUILTIN_ADAPTERS = {
   codex: codexAdapter,
   gemini: geminiAdapter,
   qwen: qwenAdapter,
+  opencode: opencodeAdapter,
 } as const satisfies Readonly<Partial<Record<ExecutorRuntimeId, RuntimeAdapter>>>;
 
 /** The adapter a profile's runtime names, from the set the caller runs with (never an implicit default, so a preview and a launch cannot disagree). */

@@ -5,6 +5,7 @@ import { codexCase } from './cases/codex.case';
 import { conformanceEchoCase } from './cases/conformance-echo.case';
 import { geminiCase } from './cases/gemini.case';
 import { qwenCase } from './cases/qwen.case';
+import { opencodeCase } from './cases/opencode.case';
 import type { ConformanceCase } from './cases/conformance-case';
 import { conformanceEchoAdapter } from './conformance-echo/adapter';
 
@@ -18,4 +19,4 @@ export const CONFORMANCE_ADAPTERS: Readonly<Record<string, RuntimeAdapter>> = {
 };
 
 /** Every case, imported by name: a case is never discovered from a file name. */
-export const CONFORMANCE_CASES: readonly ConformanceCase[] = [claudeCase, codexCase, geminiCase, qwenCase, conformanceEchoCase];
+export const CONFORMANCE_CASES: readonly ConformanceCase[] = [claudeCase, codexCase, geminiCase, qwenCase, opencodeCase, conformanceEchoCase];

@@ -4,14 +4,15 @@ import { simulateClaude } from './claude';
 import { simulateCodex } from './codex';
 import { simulateGemini } from './gemini';
 import { simulateQwen } from './qwen';
+import { simulateOpencode } from './opencode';
 import type { SimulationIo } from './invocation';
 import { SimulationScenarioSchema, type SimulatedBehaviour, type SimulatedRuntimeId } from './scenario';
 
 /**
- * Stand-ins for the runtimes' CLIs (`claude`, `codex`, `gemini`, `qwen`, …), for Citadel's demo and for tests. They are installed as
+ * Stand-ins for the runtimes' CLIs (`claude`, `codex`, `gemini`, `qwen`, `opencode`, …), for Citadel's demo and for tests. They are installed as
  * executables named `claude`/`codex` first on PATH (installSimulatedRuntimes), read the prompt on
  * stdin, really edit files in their cwd, and print stdout and exit codes in exactly the shapes
- * recorded from Claude Code 2.1.328 and Codex 0.169.0 (recordings/). The simulated Codex also writes
+ * recorded from Claude Code 2.1.328, Codex 0.169.0 and OpenCode 1.18.33 (recordings/). The simulated Codex also writes
  * a real rollout file under `$CODEX_HOME/sessions/YYYY/MM/DD/`, like the real one.
  *
  * This module is the entry esbuild bundles to out/cli/simulated-runtime.mjs; the installed wrappers
@@ -34,12 +35,13 @@ export async function runSimulatedRuntime(runtime: SimulatedRuntimeId, argv: rea
     io.stderr(`simulated ${runtime}: cannot use ${io.scenarioFile}: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
-  const { claude, codex, gemini, qwen, ...shared } = scenario;
+  const { claude, codex, gemini, qwen, opencode, ...shared } = scenario;
   const simulations = {
     claude: [claude, simulateClaude],
     codex: [codex, simulateCodex],
     gemini: [gemini, simulateGemini],
     qwen: [qwen, simulateQwen],
+    opencode: [opencode, simulateOpencode],
   } as const;
   const [own, simulate] = simulations[runtime];
   const behaviour: SimulatedBehaviour = { ...shared, ...own };

@@ -16,7 +16,7 @@ import { z } from 'zod';
  *     "observed_model": "…",         // the model the runtime reports instead of the requested one
  *     "commands": [["sh", "-c", "…"]], // test-only: each argv run in the cwd after the edits, no
  *                                    // shell unless named, output to stderr only (plants git state)
- *     "claude": { … }, "codex": { … }, "gemini": { … } // the same fields for one runtime, over the top-level ones
+ *     "claude": { … }, "codex": { … }, "gemini": { … }, … // the same fields for one runtime, over the top-level ones
  *   }
  *
  * Outcomes: "success"; "auth_error" (HTTP 401), "api_error_500", "no_server" (Claude: connection
@@ -56,11 +56,12 @@ export const SimulationScenarioSchema = z.strictObject({
   codex: SimulatedBehaviourSchema.optional(),
   gemini: SimulatedBehaviourSchema.optional(),
   qwen: SimulatedBehaviourSchema.optional(),
+  opencode: SimulatedBehaviourSchema.optional(),
 });
 export type SimulationScenario = z.input<typeof SimulationScenarioSchema>;
 export type SimulatedBehaviour = z.infer<typeof SimulatedBehaviourSchema>;
 
-export const SIMULATED_RUNTIME_IDS = ['claude', 'codex', 'gemini', 'qwen'] as const;
+export const SIMULATED_RUNTIME_IDS = ['claude', 'codex', 'gemini', 'qwen', 'opencode'] as const;
 export type SimulatedRuntimeId = (typeof SIMULATED_RUNTIME_IDS)[number];
 
 export const SIMULATION_FILE_NAME = 'citadel-simulation.json';

@@ -28,7 +28,7 @@ const RECORDINGS_DIR = fileURLToPath(new URL('../../fixtures/recordings/', impor
 export function recordingRun(runtime: string, name: string, overrides: Partial<FinishedRun> = {}): FinishedRun {
   const dir = path.join(RECORDINGS_DIR, runtime, name);
   const exit = readFileSync(path.join(dir, 'exit_code.txt'), 'utf8').trim();
-  const signal = /^signal (SIG[A-Z]+)$/.exec(exit)?.[1] ?? null;
+  const signal = /^signal (SIG[A-Z0-9]+)$/.exec(exit)?.[1] ?? null;
   return {
     stdout: readFileSync(path.join(dir, 'stdout.jsonl'), 'utf8'),
     stderr: readFileSync(path.join(dir, 'stderr.txt'), 'utf8'),

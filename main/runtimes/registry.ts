@@ -2,6 +2,7 @@ import { CitadelError } from '../../shared/errors';
 import type { ExecutorRuntimeId } from '../../shared/executors/profile-schema';
 import { claudeAdapter } from './claude/adapter';
 import { codexAdapter } from './codex/adapter';
+import { copilotAdapter } from './copilot/adapter';
 import type { RuntimeAdapter } from './adapter-contract/runtime-adapter';
 
 /**
@@ -12,6 +13,7 @@ import type { RuntimeAdapter } from './adapter-contract/runtime-adapter';
 export const BUILTIN_ADAPTERS = {
   claude: claudeAdapter,
   codex: codexAdapter,
+  copilot: copilotAdapter,
 } as const satisfies Readonly<Partial<Record<ExecutorRuntimeId, RuntimeAdapter>>>;
 
 /** The adapter a profile's runtime names, from the set the caller runs with (never an implicit default, so a preview and a launch cannot disagree). */

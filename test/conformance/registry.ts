@@ -2,6 +2,7 @@ import { BUILTIN_ADAPTERS } from '../../main/runtimes/registry';
 import type { RuntimeAdapter } from '../../main/runtimes/adapter-contract/runtime-adapter';
 import { claudeCase } from './cases/claude.case';
 import { codexCase } from './cases/codex.case';
+import { copilotCase } from './cases/copilot.case';
 import { conformanceEchoCase } from './cases/conformance-echo.case';
 import type { ConformanceCase } from './cases/conformance-case';
 import { conformanceEchoAdapter } from './conformance-echo/adapter';
@@ -16,4 +17,4 @@ export const CONFORMANCE_ADAPTERS: Readonly<Record<string, RuntimeAdapter>> = {
 };
 
 /** Every case, imported by name: a case is never discovered from a file name. */
-export const CONFORMANCE_CASES: readonly ConformanceCase[] = [claudeCase, codexCase, conformanceEchoCase];
+export const CONFORMANCE_CASES: readonly ConformanceCase[] = [claudeCase, codexCase, copilotCase, conformanceEchoCase];

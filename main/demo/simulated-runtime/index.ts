@@ -2,6 +2,7 @@ import { readFile, realpath } from 'node:fs/promises';
 import type { z } from 'zod';
 import { simulateClaude } from './claude';
 import { simulateCodex } from './codex';
+import { simulateCopilot } from './copilot';
 import type { SimulationIo } from './invocation';
 import { SimulationScenarioSchema, type SimulatedBehaviour, type SimulatedRuntimeId } from './scenario';
 
@@ -32,8 +33,15 @@ export async function runSimulatedRuntime(runtime: SimulatedRuntimeId, argv: rea
     io.stderr(`simulated ${runtime}: cannot use ${io.scenarioFile}: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
-  const { claude, codex, ...shared } = scenario;
-  const behaviour: SimulatedBehaviour = { ...shared, ...(runtime === 'claude' ? claude : codex) };
-  const cwd = await realpath(io.cwd);
-  return runtime === 'claude' ? simulateClaude(argv, prompt, behaviour, cwd, io) : simulateCodex(argv, prompt, behaviour, cwd, io);
+  const { claude, codex, copilot, ...shared } = scenario;
+  const behaviour: SimulatedBehaviour = { ...shared, ...{ claude, codex, copilot }[runtime] };
+  return SIMULATORS[runtime](argv, prompt, behaviour, await realpath(io.cwd), io);
 }
+
+type Simulator = (argv: readonly string[], prompt: string, behaviour: SimulatedBehaviour, cwd: string, io: SimulationIo) => Promise<number>;
+
+const SIMULATORS: Readonly<Record<SimulatedRuntimeId, Simulator>> = {
+  claude: simulateClaude,
+  codex: simulateCodex,
+  copilot: simulateCopilot,
+};

@@ -2,7 +2,7 @@ import { chmod, copyFile, mkdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CitadelError } from '../../../shared/errors';
-import { SIMULATION_FILE_NAME, SimulationScenarioSchema, type SimulationScenario } from './scenario';
+import { SIMULATED_RUNTIME_IDS, SIMULATION_FILE_NAME, SimulationScenarioSchema, type SimulatedRuntimeId, type SimulationScenario } from './scenario';
 
 /** Where the build puts this module (out/cli/simulated-runtime.mjs) when it is bundled next to the CLI. */
 const BUILT_SIMULATED_RUNTIME_PATH = fileURLToPath(new URL('./simulated-runtime.mjs', import.meta.url));
@@ -11,8 +11,8 @@ const BUILT_SIMULATED_RUNTIME_PATH = fileURLToPath(new URL('./simulated-runtime.
 const INSTALLED_MODULE_NAME = 'simulated-runtime.mjs';
 
 /**
- * Writes the `claude` and `codex` wrappers (mode 0755), a copy of the bundled simulated runtime
- * they import, and the scenario file into binDir. The install is self-contained so that a
+ * Writes one wrapper per simulated runtime, named like its CLI (mode 0755), a copy of the bundled
+ * simulated runtime they import, and the scenario file into binDir. The install is self-contained so that a
  * contained branch, which sees only its runtime's own directory and Node, can run it.
  */
 export async function installSimulatedRuntimes(
@@ -20,7 +20,7 @@ export async function installSimulatedRuntimes(
   scenario: SimulationScenario,
   nodeExecPath: string = process.execPath,
   entryModulePath: string = BUILT_SIMULATED_RUNTIME_PATH,
-): Promise<{ claude: string; codex: string; scenarioFile: string }> {
+): Promise<Record<SimulatedRuntimeId, string> & { scenarioFile: string }> {
   const parsed = SimulationScenarioSchema.safeParse(scenario);
   if (!parsed.success) throw new CitadelError('INTERNAL_ERROR', `invalid simulation scenario: ${parsed.error.message}`);
   // A shebang line is split at whitespace and bounded in length by the kernel.
@@ -34,8 +34,8 @@ export async function installSimulatedRuntimes(
   const scenarioFile = path.join(binDir, SIMULATION_FILE_NAME);
   await writeFile(scenarioFile, `${JSON.stringify(parsed.data, null, 2)}\n`);
   await copyFile(entryModulePath, path.join(binDir, INSTALLED_MODULE_NAME));
-  const written = { claude: path.join(binDir, 'claude'), codex: path.join(binDir, 'codex') };
-  for (const runtime of ['claude', 'codex'] as const) {
+  const written = Object.fromEntries(SIMULATED_RUNTIME_IDS.map((runtime) => [runtime, path.join(binDir, runtime)])) as Record<SimulatedRuntimeId, string>;
+  for (const runtime of SIMULATED_RUNTIME_IDS) {
     // Extensionless, so Node may load it as CommonJS or ESM: only dynamic import() works in both.
     const wrapper = [
       `#!${nodeExecPath}`,

@@ -16,7 +16,8 @@ import { z } from 'zod';
  *     "observed_model": "…",         // the model the runtime reports instead of the requested one
  *     "commands": [["sh", "-c", "…"]], // test-only: each argv run in the cwd after the edits, no
  *                                    // shell unless named, output to stderr only (plants git state)
- *     "claude": { … }, "codex": { … } // the same fields for one runtime, over the top-level ones
+ *     "claude": { … }, "codex": { … }, "copilot": { … }
+ *                                    // the same fields for one runtime, over the top-level ones
  *   }
  *
  * Outcomes: "success"; "auth_error" (HTTP 401), "api_error_500", "no_server" (Claude: connection
@@ -54,10 +55,13 @@ export const SimulationScenarioSchema = z.strictObject({
   ...SimulatedBehaviourShape,
   claude: SimulatedBehaviourSchema.optional(),
   codex: SimulatedBehaviourSchema.optional(),
+  copilot: SimulatedBehaviourSchema.optional(),
 });
 export type SimulationScenario = z.input<typeof SimulationScenarioSchema>;
 export type SimulatedBehaviour = z.infer<typeof SimulatedBehaviourSchema>;
 
-export type SimulatedRuntimeId = 'claude' | 'codex';
+/** The runtimes with a simulated executable, each installed under its own name. */
+export const SIMULATED_RUNTIME_IDS = ['claude', 'codex', 'copilot'] as const;
+export type SimulatedRuntimeId = (typeof SIMULATED_RUNTIME_IDS)[number];
 
 export const SIMULATION_FILE_NAME = 'citadel-simulation.json';

@@ -113,10 +113,16 @@ export async function simulateCopilot(argv: readonly string[], prompt: string, b
     emit('tool.execution_complete', { toolCallId, model, turnId, success: true, result: { content: gitRun.output } });
     emit('assistant.turn_end', { turnId });
   }
-  if (outcome === 'hang') return hang();
+  const turnId = String(turn);
+  if (outcome === 'hang') {
+    // As recorded (cancel_*): the last turn's stream starts, then the model goes silent.
+    emit('assistant.turn_start', { turnId });
+    emit('model.call_start', { turnId, model });
+    emit('assistant.message_delta', { deltaContent: 'Working on it' });
+    return hang();
+  }
   await sleep(slice);
 
-  const turnId = String(turn);
   emit('assistant.turn_start', { turnId });
   await modelCall(turnId);
   if (outcome === 'unparsable') io.stdout('{"type":"assistant.message_delta","data":{"deltaContent":"Do\n');

@@ -5,6 +5,7 @@ import { codexAdapter } from './codex/adapter';
 import { geminiAdapter } from './gemini/adapter';
 import { qwenAdapter } from './qwen/adapter';
 import { opencodeAdapter } from './opencode/adapter';
+import { copilotAdapter } from './copilot/adapter';
 import type { RuntimeAdapter } from './adapter-contract/runtime-adapter';
 
 /**
@@ -18,6 +19,7 @@ export const BUILTIN_ADAPTERS = {
   gemini: geminiAdapter,
   qwen: qwenAdapter,
   opencode: opencodeAdapter,
+  copilot: copilotAdapter,
 } as const satisfies Readonly<Partial<Record<ExecutorRuntimeId, RuntimeAdapter>>>;
 
 /** The adapter a profile's runtime names, from the set the caller runs with (never an implicit default, so a preview and a launch cannot disagree). */

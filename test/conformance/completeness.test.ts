@@ -7,6 +7,8 @@ import { conformanceEchoCase } from './cases/conformance-echo.case';
 import { completenessProblems } from './completeness';
 import { CONFORMANCE_ADAPTERS, CONFORMANCE_CASES } from './registry';
 
+/** Every registered case but Codex's, which these tests remove, rename or misfile. */
+
 describe('conformance completeness check', () => {
   it('fails when a case is removed', () => {
     expect(completenessProblems(CONFORMANCE_CASES.filter((c) => c !== codexCase), CONFORMANCE_ADAPTERS)).toEqual(['runtime "codex" has no conformance case']);

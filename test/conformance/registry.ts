@@ -2,6 +2,7 @@ import { BUILTIN_ADAPTERS } from '../../main/runtimes/registry';
 import type { RuntimeAdapter } from '../../main/runtimes/adapter-contract/runtime-adapter';
 import { claudeCase } from './cases/claude.case';
 import { codexCase } from './cases/codex.case';
+import { copilotCase } from './cases/copilot.case';
 import { conformanceEchoCase } from './cases/conformance-echo.case';
 import { geminiCase } from './cases/gemini.case';
 import { qwenCase } from './cases/qwen.case';
@@ -19,4 +20,4 @@ export const CONFORMANCE_ADAPTERS: Readonly<Record<string, RuntimeAdapter>> = {
 };
 
 /** Every case, imported by name: a case is never discovered from a file name. */
-export const CONFORMANCE_CASES: readonly ConformanceCase[] = [claudeCase, codexCase, geminiCase, qwenCase, opencodeCase, conformanceEchoCase];
+export const CONFORMANCE_CASES: readonly ConformanceCase[] = [claudeCase, codexCase, geminiCase, qwenCase, opencodeCase, copilotCase, conformanceEchoCase];

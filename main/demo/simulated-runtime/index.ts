@@ -5,6 +5,7 @@ import { simulateCodex } from './codex';
 import { simulateGemini } from './gemini';
 import { simulateQwen } from './qwen';
 import { simulateOpencode } from './opencode';
+import { simulateCopilot } from './copilot';
 import type { SimulationIo } from './invocation';
 import { SimulationScenarioSchema, type SimulatedBehaviour, type SimulatedRuntimeId } from './scenario';
 
@@ -35,15 +36,19 @@ export async function runSimulatedRuntime(runtime: SimulatedRuntimeId, argv: rea
     io.stderr(`simulated ${runtime}: cannot use ${io.scenarioFile}: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
-  const { claude, codex, gemini, qwen, opencode, ...shared } = scenario;
-  const simulations = {
-    claude: [claude, simulateClaude],
-    codex: [codex, simulateCodex],
-    gemini: [gemini, simulateGemini],
-    qwen: [qwen, simulateQwen],
-    opencode: [opencode, simulateOpencode],
-  } as const;
-  const [own, simulate] = simulations[runtime];
+  const { claude, codex, gemini, qwen, opencode, copilot, ...shared } = scenario;
+  const own = { claude, codex, gemini, qwen, opencode, copilot }[runtime];
   const behaviour: SimulatedBehaviour = { ...shared, ...own };
-  return simulate(argv, prompt, behaviour, await realpath(io.cwd), io);
+  return SIMULATORS[runtime](argv, prompt, behaviour, await realpath(io.cwd), io);
 }
+
+type Simulator = (argv: readonly string[], prompt: string, behaviour: SimulatedBehaviour, cwd: string, io: SimulationIo) => Promise<number>;
+
+const SIMULATORS: Readonly<Record<SimulatedRuntimeId, Simulator>> = {
+  claude: simulateClaude,
+  codex: simulateCodex,
+  gemini: simulateGemini,
+  qwen: simulateQwen,
+  opencode: simulateOpencode,
+  copilot: simulateCopilot,
+};

@@ -11,8 +11,8 @@ const BUILT_SIMULATED_RUNTIME_PATH = fileURLToPath(new URL('./simulated-runtime.
 const INSTALLED_MODULE_NAME = 'simulated-runtime.mjs';
 
 /**
- * Writes a wrapper per simulated runtime (mode 0755), a copy of the bundled simulated runtime
- * they import, and the scenario file into binDir. The install is self-contained so that a
+ * Writes one wrapper per simulated runtime, named like its CLI (mode 0755), a copy of the bundled
+ * simulated runtime they import, and the scenario file into binDir. The install is self-contained so that a
  * contained branch, which sees only its runtime's own directory and Node, can run it.
  */
 export async function installSimulatedRuntimes(
@@ -34,7 +34,7 @@ export async function installSimulatedRuntimes(
   const scenarioFile = path.join(binDir, SIMULATION_FILE_NAME);
   await writeFile(scenarioFile, `${JSON.stringify(parsed.data, null, 2)}\n`);
   await copyFile(entryModulePath, path.join(binDir, INSTALLED_MODULE_NAME));
-  const written = { claude: path.join(binDir, 'claude'), codex: path.join(binDir, 'codex'), gemini: path.join(binDir, 'gemini'), qwen: path.join(binDir, 'qwen'), opencode: path.join(binDir, 'opencode') };
+  const written = Object.fromEntries(SIMULATED_RUNTIME_IDS.map((runtime) => [runtime, path.join(binDir, runtime)])) as Record<SimulatedRuntimeId, string>;
   for (const runtime of SIMULATED_RUNTIME_IDS) {
     // Extensionless, so Node may load it as CommonJS or ESM: only dynamic import() works in both.
     const wrapper = [

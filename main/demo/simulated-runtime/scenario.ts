@@ -57,11 +57,13 @@ export const SimulationScenarioSchema = z.strictObject({
   gemini: SimulatedBehaviourSchema.optional(),
   qwen: SimulatedBehaviourSchema.optional(),
   opencode: SimulatedBehaviourSchema.optional(),
+  copilot: SimulatedBehaviourSchema.optional(),
 });
 export type SimulationScenario = z.input<typeof SimulationScenarioSchema>;
 export type SimulatedBehaviour = z.infer<typeof SimulatedBehaviourSchema>;
 
-export const SIMULATED_RUNTIME_IDS = ['claude', 'codex', 'gemini', 'qwen', 'opencode'] as const;
+/** The runtimes with a simulated executable, each installed under its own name. */
+export const SIMULATED_RUNTIME_IDS = ['claude', 'codex', 'gemini', 'qwen', 'opencode', 'copilot'] as const;
 export type SimulatedRuntimeId = (typeof SIMULATED_RUNTIME_IDS)[number];
 
 export const SIMULATION_FILE_NAME = 'citadel-simulation.json';

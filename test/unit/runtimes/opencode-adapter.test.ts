@@ -5,7 +5,7 @@ import { GATEWAY_INSIDE_PORT } from '../../../main/runtimes/containment/provider
 import { opencodeAdapter } from '../../../main/runtimes/opencode/adapter';
 import type { RuntimeProfile } from '../../../shared/executors/runtime-profile';
 import { GatewayRuleSchema } from '../../../shared/sandbox/containment-policy';
-import { recordingRun } from '../../conformance/cases/recorded';
+import { recordingRun } from './recorded-run';
 
 const OPENAI: RuntimeProfile = { profile_id: 'oc-a', runtime: 'opencode', model: 'gpt-5.1', local_provider: null, adapter_options: {} };
 const OLLAMA: RuntimeProfile = { ...OPENAI, profile_id: 'oc-o', model: 'qwen3-coder:30b', local_provider: 'ollama' };

@@ -8,6 +8,7 @@ import {
   type Telemetry,
 } from '../../../shared/runtime/telemetry';
 import type { FinishedRun } from '../adapter-contract/runtime-adapter';
+import { isRecord } from '../output-reading/json-events';
 
 type ResultObject = Record<string, unknown> & { is_error: boolean };
 
@@ -96,8 +97,4 @@ function nonNegativeInteger(value: unknown): number | null {
 
 function nonNegativeNumber(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : null;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

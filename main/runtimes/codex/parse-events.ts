@@ -7,6 +7,7 @@ import {
   type RuntimeWarning,
 } from '../../../shared/runtime/telemetry';
 import type { FinishedRun } from '../adapter-contract/runtime-adapter';
+import { addCount, isRecord, parseTypedEvent } from '../output-reading/json-events';
 
 /** What Codex's `exec --json` stdout says. The model is never in it: that comes from the rollout. */
 export interface CodexEventsSummary {
@@ -48,7 +49,7 @@ export function parseCodexEvents(run: FinishedRun): CodexEventsSummary {
   lines.forEach((raw, index) => {
     const line = raw.trim();
     if (line === '') return;
-    const event = parseEvent(line);
+    const event = parseTypedEvent(line);
     if (event === null) {
       // Only the text after the last newline can be a line cut off mid-write.
       const truncatedTail = index === lastIndex && tally.completedTurns > 0;
@@ -107,8 +108,8 @@ function record(event: Record<string, unknown>, tally: Tally): void {
     case 'turn.completed': {
       tally.completedTurns += 1;
       const usage = isRecord(event.usage) ? event.usage : {};
-      tally.inputTokens = sum(tally.inputTokens, usage.input_tokens);
-      tally.outputTokens = sum(tally.outputTokens, usage.output_tokens);
+      tally.inputTokens = addCount(tally.inputTokens, usage.input_tokens);
+      tally.outputTokens = addCount(tally.outputTokens, usage.output_tokens);
       return;
     }
     case 'turn.failed': {
@@ -128,24 +129,6 @@ function record(event: Record<string, unknown>, tally: Tally): void {
   }
 }
 
-function parseEvent(line: string): Record<string, unknown> | null {
-  try {
-    const value: unknown = JSON.parse(line);
-    return isRecord(value) && typeof value.type === 'string' ? value : null;
-  } catch {
-    return null;
-  }
-}
-
-function sum(total: number | null, value: unknown): number | null {
-  if (total === null || typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) return null;
-  return total + value;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * One line of Codex's JSONL as it arrives (issue 14): its kind and a plain sentence, for the live
  * view only (the outcome is read by parseCodexEvents at exit). Command text is shown without the
@@ -154,7 +137,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * that is not an event or says nothing worth showing.
  */
 export function codexActivity(line: string): RuntimeActivity | null {
-  const event = parseEvent(line.trim());
+  const event = parseTypedEvent(line.trim());
   if (event === null) return null;
   const item = isRecord(event.item) ? event.item : null;
   switch (event.type) {

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { ModelIdSchema } from '../../../shared/executors/profile-schema';
 import type { RuntimeWarning } from '../../../shared/runtime/telemetry';
 import { readBoundedBytes } from '../../store/read-bounded-text';
+import { isRecord } from '../output-reading/json-events';
 
 export interface RolloutLookupRequest {
   /** Absolute `$CODEX_HOME` of the run (see codexHomeFrom). */
@@ -165,8 +166,4 @@ function parseJsonRecord(line: string): Record<string, unknown> | null {
   } catch {
     return null;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { RuntimeActivity } from '../../../shared/fork/events';
 import { UNKNOWN_TELEMETRY, type FailureCode, type ParsedRuntimeOutput, type RuntimeWarning } from '../../../shared/runtime/telemetry';
 import type { FinishedRun } from '../adapter-contract/runtime-adapter';
+import { isRecord, parseTypedEvent } from '../output-reading/json-events';
 
 /** What Copilot's `--output-format json` stdout says. Its tokens are not in it (session-usage.ts). */
 export interface CopilotEventsSummary {
@@ -42,7 +43,7 @@ export function parseCopilotEvents(run: FinishedRun): CopilotEventsSummary {
   lines.forEach((raw, index) => {
     const line = raw.trim();
     if (line === '') return;
-    const event = parseEvent(line);
+    const event = parseTypedEvent(line);
     if (event === null) {
       if (index === lastIndex && tally.result !== null) cutTail = true;
       else unparsable = true;
@@ -101,26 +102,13 @@ function record(event: Record<string, unknown>, tally: Tally): void {
   }
 }
 
-function parseEvent(line: string): Record<string, unknown> | null {
-  try {
-    const value: unknown = JSON.parse(line);
-    return isRecord(value) && typeof value.type === 'string' ? value : null;
-  } catch {
-    return null;
-  }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * One line of Copilot's JSONL as it arrives (issue 14), for the live view only (the outcome is read
  * by parseCopilotEvents at exit). A shell command is shown on one line and whole: the live monitor
  * scans it for secrets before it cuts it. File contents, messages and tool output are never copied.
  */
 export function copilotActivity(line: string): RuntimeActivity | null {
-  const event = parseEvent(line.trim());
+  const event = parseTypedEvent(line.trim());
   if (event === null) return null;
   const data = isRecord(event.data) ? event.data : {};
   switch (event.type) {

@@ -1,5 +1,5 @@
 import type { RuntimeActivity } from '../../../shared/fork/events';
-import { isRecord, parseEvent } from './parse-output';
+import { isRecord, parseTypedEvent } from '../output-reading/json-events';
 
 /**
  * One line of Gemini CLI's stream-json as it arrives (issue 14), for the live view only (the outcome
@@ -8,7 +8,7 @@ import { isRecord, parseEvent } from './parse-output';
  * line that is not an event or says nothing worth showing.
  */
 export function geminiActivity(line: string): RuntimeActivity | null {
-  const event = parseEvent(line.trim());
+  const event = parseTypedEvent(line.trim());
   if (event === null) return null;
   switch (event.type) {
     case 'init':

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ModelIdSchema } from '../../../shared/executors/profile-schema';
 import { UNKNOWN_TELEMETRY, type FailureCode, type ParsedRuntimeOutput, type RuntimeWarning } from '../../../shared/runtime/telemetry';
 import type { FinishedRun } from '../adapter-contract/runtime-adapter';
+import { isRecord, parseTypedEvent } from '../output-reading/json-events';
 
 /**
  * Gemini CLI's exit code for an authentication it cannot even start with (no auth type selected,
@@ -32,7 +33,7 @@ interface Seen {
 export function parseGeminiOutput(run: FinishedRun): ParsedRuntimeOutput {
   const seen: Seen = { sessionIds: [], result: null, toolErrors: false };
   for (const line of run.stdout.split('\n')) {
-    const event = parseEvent(line.trim());
+    const event = parseTypedEvent(line.trim());
     if (event !== null) record(event, seen);
   }
   const failure = failureOf(run, seen.result);
@@ -108,19 +109,7 @@ function observedModel(models: unknown): { value: string | null; warning: Runtim
   return { value: only, warning: null };
 }
 
-export function parseEvent(line: string): Record<string, unknown> | null {
-  try {
-    const value: unknown = JSON.parse(line);
-    return isRecord(value) && typeof value.type === 'string' ? value : null;
-  } catch {
-    return null;
-  }
-}
 
 function nonNegativeInteger(value: unknown): number | null {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : null;
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,6 +1,7 @@
 import type { RuntimeActivity } from '../../../shared/fork/events';
 import { UNKNOWN_TELEMETRY, type FailureCode, type ParsedRuntimeOutput, type RuntimeWarning } from '../../../shared/runtime/telemetry';
 import type { FinishedRun } from '../adapter-contract/runtime-adapter';
+import { addCount, isRecord, parseTypedEvent } from '../output-reading/json-events';
 
 /** OpenCode names its sessions `ses_` + base62 (recordings/opencode). */
 const SESSION_ID = /^ses_[0-9A-Za-z]{1,64}$/;
@@ -38,7 +39,7 @@ export function parseOpencodeOutput(run: FinishedRun): ParsedRuntimeOutput {
   lines.forEach((raw, index) => {
     const line = raw.trim();
     if (line === '') return;
-    const event = parseEvent(line);
+    const event = parseTypedEvent(line);
     if (event === null) {
       // Only the text after the last newline can be a line cut off mid-write.
       if (index === lines.length - 1 && tally.finishedSteps > 0) tally.cutTail = true;
@@ -87,8 +88,8 @@ function record(event: Record<string, unknown>, tally: Tally): void {
     case 'step_finish': {
       tally.finishedSteps += 1;
       const tokens = isRecord(part.tokens) ? part.tokens : {};
-      tally.inputTokens = sum(tally.inputTokens, tokens.input);
-      tally.outputTokens = sum(tally.outputTokens, tokens.output);
+      tally.inputTokens = addCount(tally.inputTokens, tokens.input);
+      tally.outputTokens = addCount(tally.outputTokens, tokens.output);
       return;
     }
     case 'tool_use': {
@@ -107,30 +108,12 @@ function record(event: Record<string, unknown>, tally: Tally): void {
   }
 }
 
-function parseEvent(line: string): Record<string, unknown> | null {
-  try {
-    const value: unknown = JSON.parse(line);
-    return isRecord(value) && typeof value.type === 'string' ? value : null;
-  } catch {
-    return null;
-  }
-}
-
-function sum(total: number | null, value: unknown): number | null {
-  if (total === null || typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) return null;
-  return total + value;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * One line of OpenCode's JSON events as it arrives (issue 14), for the live view only: a step, a
  * message, a tool call by its tool name (never its input or output), an error by its status.
  */
 export function opencodeActivity(line: string): RuntimeActivity | null {
-  const event = parseEvent(line.trim());
+  const event = parseTypedEvent(line.trim());
   if (event === null) return null;
   const part = isRecord(event.part) ? event.part : {};
   switch (event.type) {

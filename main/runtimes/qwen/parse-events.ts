@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { RuntimeActivity } from '../../../shared/fork/events';
 import { UNKNOWN_TELEMETRY, type FailureCode, type ParsedRuntimeOutput, type RuntimeWarning } from '../../../shared/runtime/telemetry';
 import type { FinishedRun } from '../adapter-contract/runtime-adapter';
+import { isRecord } from '../output-reading/json-events';
 
 /** What Qwen Code's stream-json stdout says. The served model is never in it: that comes from the session file. */
 export interface QwenEventsSummary {
@@ -104,10 +105,6 @@ function parseEvent(line: string): EventRecord | null {
 
 function nonNegativeInteger(value: unknown): number | null {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : null;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ModelIdSchema } from '../../../shared/executors/profile-schema';
 import type { RuntimeWarning } from '../../../shared/runtime/telemetry';
 import { readBoundedBytes } from '../../store/read-bounded-text';
+import { isRecord } from '../output-reading/json-events';
 
 /** The served model, or null with the warning that says why. */
 export type SessionModel = { readonly model: string; readonly warning: null } | { readonly model: null; readonly warning: RuntimeWarning };
@@ -104,8 +105,4 @@ function parseJsonRecord(line: string): Record<string, unknown> | null {
   } catch {
     return null;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { digestOf } from '../../shared/digest';
 import { branch, BUGGY_SUM, FIXED_SUM, parseDoc } from '../support/fork-harness';
 import { startAnthropicServer } from '../support/model-servers/anthropic-server';
-import { startScriptedServer } from './recording/scripted-model-server.mjs';
+import { startScriptedServer } from './scripted-model-server.mjs';
 import { CLAUDE_FIX } from './scripted-agents';
 import { CLAUDE_PROFILE, useVendorTempDirs, VendorFork } from './vendor-fork';
 

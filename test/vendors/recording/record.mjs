@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VENDOR_CLIS, vendorBinDir } from '../vendor-clis.mjs';
 import { RUNTIMES } from './runtimes.mjs';
-import { startScriptedServer } from './scripted-model-server.mjs';
+import { startScriptedServer } from '../scripted-model-server.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../../..');

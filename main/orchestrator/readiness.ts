@@ -77,7 +77,7 @@ export async function runtimeReadiness(
     if (!isCitadelError(error)) throw error;
     return {
       runtime: adapter.id,
-      executable: { name: adapter.executable, found: false, path: null, via: null, version: null, problem: `${error.code}: ${error.message}` },
+      executable: { name: adapter.executable, found: false, path: null, via: null, version: null, problem: `${error.code}: ${error.message} (it installs from the npm package ${adapter.vendorPackage.name})` },
       credentials,
       credential,
     };
@@ -86,9 +86,11 @@ export async function runtimeReadiness(
 
 function versionOf(command: string, args: string[], env: Record<string, string>): Promise<string | null> {
   return new Promise((resolve) => {
-    execFile(command, args, { env, timeout: VERSION_TIMEOUT_MS, shell: false, maxBuffer: 64 * 1024 }, (error, stdout) => {
+    const child = execFile(command, args, { env, timeout: VERSION_TIMEOUT_MS, shell: false, maxBuffer: 64 * 1024 }, (error, stdout) => {
       const line = stdout.toString().trim().split('\n')[0]?.trim() ?? '';
       resolve(error || line === '' ? null : line.slice(0, 200));
     });
+    // Nothing is sent: a CLI that reads its prompt from stdin before looking at its flags sees the end at once instead of waiting out the timeout.
+    child.stdin?.end();
   });
 }

@@ -1,6 +1,7 @@
 import { fireEvent, render, screen, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import type { ChannelName, ChannelRequest, Reply } from '../../shared/ipc/contract';
+import { EXECUTOR_RUNTIME_IDS } from '../../shared/executors/profile-schema';
 import type { StartPreview } from '../../shared/fork/start-preview';
 import NewForkView from '../../renderer/src/views/NewForkView.svelte';
 import { fakeClient } from './support/fake-client';
@@ -39,27 +40,30 @@ async function fill(values: Record<string, string>): Promise<void> {
 }
 
 describe('New Fork: defaults', () => {
-  it('opens on executor profiles, asking no runtime or local provider probe', async () => {
+  it('opens on executor profiles, asking each runtime its readiness once and no local provider', async () => {
     const { client, calls } = page();
     render(NewForkView, { props: { client } });
     expect(screen.getByRole('radio', { name: 'Executor profiles (schema 2)' })).toBeChecked();
     expect(screen.getByRole('radio', { name: 'Runtimes (legacy, schema 1)' })).not.toBeChecked();
     expect(screen.getAllByLabelText('Profile ID').map((input) => (input as HTMLInputElement).value)).toEqual(['claude', 'codex']);
     await screen.findByText(/bubblewrap 0\.8\.0/);
-    expect(calls.map((c) => c.channel).filter((c) => c !== 'sandboxReadiness' && c !== 'profileSets')).toEqual([]);
+    const probed = calls.filter((c) => c.channel === 'runtimeReadiness').map((c) => (c.request as { runtime: string }).runtime);
+    expect(probed).toEqual(EXECUTOR_RUNTIME_IDS);
+    expect(calls.map((c) => c.channel).filter((c) => c !== 'sandboxReadiness' && c !== 'profileSets' && c !== 'runtimeReadiness')).toEqual([]);
     expect(screen.queryByRole('heading', { name: 'Local models' })).toBeNull();
   });
 
   it('loads the local models once a profile chooses a local provider, and a listed model fills that profile', async () => {
     const { client, calls } = page({ localProviderReadiness: () => ({ ok: true, value: { providers: [OLLAMA] } }) });
     render(NewForkView, { props: { client } });
-    const [, codexProvider] = screen.getAllByLabelText('Local provider');
-    if (codexProvider === undefined) throw new Error('no second profile');
+    // Claude reaches no local provider, so only the second profile (codex) has the field.
+    const [codexProvider, other] = screen.getAllByLabelText('Local provider');
+    if (codexProvider === undefined || other !== undefined) throw new Error('expected the local-provider field on the codex profile only');
     await fireEvent.change(codexProvider, { target: { value: 'ollama' } });
     const panel = (await screen.findByRole('heading', { name: 'Local models' })).closest('section') as HTMLElement;
     await within(panel).findByText('qwen3:8b');
     expect(calls.filter((c) => c.channel === 'localProviderReadiness')).toHaveLength(1);
-    await fireEvent.click(within(panel).getByRole('button', { name: 'Use qwen3:8b in a Codex profile' }));
+    await fireEvent.click(within(panel).getByRole('button', { name: 'Use qwen3:8b in a profile' }));
     // The profile that chose Ollama without a model takes it; no third profile appears.
     expect(screen.getAllByLabelText('Model').map((input) => (input as HTMLInputElement).value)).toEqual(['', 'qwen3:8b']);
   });

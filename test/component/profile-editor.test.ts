@@ -58,14 +58,26 @@ describe('profile editor', () => {
     expect(field.closest('[data-path]')).toHaveAttribute('data-path', '$.executors[1].adapter_options.permission_mode');
   });
 
-  it('reports a local provider on claude at the local-provider field', async () => {
+  it('reports a local provider on claude at the local-provider field, shown while it is set', async () => {
     renderEditor();
+    // Claude reaches no local provider: its profile has no such field until a file sets one.
+    expect(screen.getAllByLabelText('Local provider')).toHaveLength(1);
+    await loadFile(
+      JSON.stringify({
+        schema_version: 1,
+        executors: [
+          { profile_id: 'a', runtime: 'claude', model: 'qwen3', local_provider: 'ollama', adapter_options: {} },
+          { profile_id: 'b', runtime: 'codex', model: null, local_provider: null, adapter_options: {} },
+        ],
+      }),
+    );
     const [claudeProvider] = screen.getAllByLabelText('Local provider');
     if (claudeProvider === undefined) throw new Error('no provider field');
-    await fireEvent.change(claudeProvider, { target: { value: 'ollama' } });
     const field = fieldOf(claudeProvider);
     expect(field).toHaveAttribute('data-path', '$.executors[0].local_provider');
     expect(within(field).getByText(/allowed only with the codex runtime/)).toHaveAttribute('data-rule', 'provider_requires_codex');
+    await fireEvent.change(claudeProvider, { target: { value: '' } });
+    expect(screen.getAllByLabelText('Local provider')).toHaveLength(1);
   });
 
   it('shows file-level violations above the profiles', async () => {

@@ -1,6 +1,6 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
-import type { ExecutorFile } from '../../shared/executors/profile-schema';
+import type { ExecutorFile, ExecutorFileV2 } from '../../shared/executors/profile-schema';
 import type { ProfileSet } from '../../shared/executors/profile-sets';
 import ProfileSets from '../../renderer/src/components/ProfileSets.svelte';
 import { ProfileDraft } from '../../renderer/src/lib/profile-draft.svelte';
@@ -76,6 +76,30 @@ describe('saved profile sets', () => {
     await fireEvent.click(await screen.findByRole('button', { name: 'Load Local models' }));
     expect(draft.profiles).toEqual(LOCAL.executors);
     expect(screen.getByRole('button', { name: 'Replace saved set' })).toHaveAccessibleDescription('Replaces the saved set “Local models”.');
+  });
+
+  it('saves and loads back a set of runtimes schema 1 does not know (gemini and qwen), as a schema 2 file', async () => {
+    const MIXED: ExecutorFileV2 = {
+      schema_version: 2,
+      executors: [
+        { profile_id: 'gemini-plan', runtime: 'gemini', model: 'gemini-2.5-pro', local_provider: null, adapter_options: { approval_mode: 'plan' } },
+        { profile_id: 'qwen-local', runtime: 'qwen', model: 'qwen3:8b', local_provider: 'ollama', adapter_options: { approval_mode: 'auto-edit' } },
+      ],
+    };
+    const draft = new ProfileDraft();
+    const { client, calls } = store();
+    render(ProfileSets, { props: { client, draft } });
+    expect(draft.importText(JSON.stringify(MIXED))).toBe(true);
+    await fireEvent.input(await screen.findByLabelText('Set name'), { target: { value: 'Gemini and Qwen' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Save these profiles' }));
+    expect(calls.find((c) => c.channel === 'saveProfileSet')?.request).toEqual({ name: 'Gemini and Qwen', file: MIXED });
+    const list = await screen.findByRole('list', { name: 'Saved profile sets' });
+    expect(within(list).getByText('gemini-plan, qwen-local')).toBeInTheDocument();
+
+    draft.rows[0]!.runtime = 'claude';
+    await fireEvent.click(screen.getByRole('button', { name: 'Load Gemini and Qwen' }));
+    expect(draft.file).toEqual(MIXED);
+    expect(draft.profiles).toEqual(MIXED.executors);
   });
 
   it('offers no save while the profiles are invalid, and says why', async () => {

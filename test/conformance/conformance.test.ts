@@ -123,7 +123,7 @@ describe.each(CONFORMANCE_CASES.map((c) => [c.runtime, c] as const))('runtime %s
         runtime: c.runtime,
         executable: binary
           ? { name: c.adapter.executable, found: true, path: executable, via: 'path', version: c.readiness.versionLine, problem: null }
-          : { name: c.adapter.executable, found: false, path: null, via: null, version: null, problem: `RUNTIME_NOT_FOUND: "${c.adapter.executable}" was not found on PATH` },
+          : { name: c.adapter.executable, found: false, path: null, via: null, version: null, problem: `RUNTIME_NOT_FOUND: "${c.adapter.executable}" was not found on PATH (it installs from the npm package ${c.adapter.vendorPackage.name})` },
         credentials: auth ? { configured: true, sources: [...c.readiness.authPresent.sources].sort() } : { configured: false, sources: [] },
         // No HOME here, so no login file: the credential is the environment's key, or none at all.
         credential: expect.objectContaining({ kind: auth ? 'env_api_key' : 'missing', expires_at: null, refreshable: false }),

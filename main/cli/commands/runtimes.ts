@@ -22,7 +22,7 @@ export function renderReadiness(report: ReadinessReport, nowMs: number = Date.no
     const state = p.reachable ? `${p.models.length} model(s)${p.models.length ? `: ${p.models.join(', ')}` : ''}` : 'not answering';
     lines.push(`${p.provider} at ${p.base_url}: ${state}${p.problem ? ` (${p.problem})` : ''}`);
   }
-  if (report.local_providers.every((p) => !p.reachable)) lines.push('Neither Ollama nor LM Studio answers: local Codex profiles cannot run until one does.');
+  if (report.local_providers.every((p) => !p.reachable)) lines.push('Neither Ollama nor LM Studio answers: local-model profiles cannot run until one does.');
   if (report.sandbox) lines.push(...renderSandbox(report.sandbox));
   return `${lines.join('\n')}\n`;
 }

@@ -25,8 +25,22 @@ export { installSimulatedRuntimes } from './install';
 export { processSimulationIo } from './invocation';
 export type { SimulationScenario } from './scenario';
 
+/** The vendor version each simulator prints the recorded output of, as `--version` reports it (readiness asks). */
+const SIMULATED_VERSIONS: Readonly<Record<SimulatedRuntimeId, string>> = {
+  claude: '2.1.328 (Claude Code)',
+  codex: 'codex-cli 0.169.0',
+  gemini: '0.61.0',
+  qwen: '0.24.4',
+  opencode: '1.18.33',
+  copilot: '1.0.102',
+};
+
 /** Runs one simulated CLI invocation; resolves to its exit code (never, for "hang"). */
 export async function runSimulatedRuntime(runtime: SimulatedRuntimeId, argv: readonly string[], io: SimulationIo): Promise<number> {
+  if (argv.length === 1 && argv[0] === '--version') {
+    io.stdout(`${SIMULATED_VERSIONS[runtime]} (Citadel simulated)\n`);
+    return 0;
+  }
   let prompt = '';
   for await (const chunk of io.stdin) prompt += chunk.toString();
   let scenario: z.infer<typeof SimulationScenarioSchema>;

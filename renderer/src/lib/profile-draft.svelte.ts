@@ -3,14 +3,14 @@ import type { Violation } from '../../../shared/errors';
 import { canonicalProfileOrder, executorSetDigest, profileDigest } from '../../../shared/executors/executor-digests';
 import { branchIdFor } from '../../../shared/executors/executor-set-description';
 import {
-  CLAUDE_EFFORTS,
-  CLAUDE_PERMISSION_MODES,
-  CODEX_SANDBOXES,
+  EXECUTOR_RUNTIMES,
+  SCHEMA_1_RUNTIME_IDS,
   executorFileVersionFor,
   executorRuntimeFor,
   type AnyExecutorFile,
   type ExecutorProfileV2,
 } from '../../../shared/executors/profile-schema';
+import { optionChoices } from '../../../shared/executors/runtimes/descriptor';
 import { validateAnyExecutorFile } from '../../../shared/executors/validate-executor-file';
 import { formatJsonPath, parseJsonText } from '../../../shared/json-text';
 
@@ -34,16 +34,28 @@ export interface DraftRow {
 
 type ProfileFields = Omit<DraftRow, 'key'>;
 
-/** Values the runtimes accept, offered as suggestions; the validator stays the judge. */
-export const OPTION_SUGGESTIONS: Readonly<Record<string, readonly string[]>> = {
-  permission_mode: CLAUDE_PERMISSION_MODES,
-  effort: CLAUDE_EFFORTS,
-  sandbox: CODEX_SANDBOXES,
-};
+/** Every runtime a profile may name, in the descriptors' order: what the runtime list offers. */
+export const RUNTIME_CHOICES: readonly string[] = EXECUTOR_RUNTIMES.map((runtime) => runtime.id);
 
 /** The option names a runtime accepts, from its shared descriptor (none for an unknown runtime). */
 export function optionNames(runtime: string): string[] {
   return Object.keys(executorRuntimeFor(runtime)?.options.shape ?? {});
+}
+
+/** The values a runtime's option accepts, offered as suggestions; the validator stays the judge. */
+export function optionSuggestions(runtime: string, option: string): readonly string[] {
+  const descriptor = executorRuntimeFor(runtime);
+  return descriptor === undefined ? [] : (optionChoices(descriptor)[option] ?? []);
+}
+
+/** The local model servers a runtime can be pointed at, from its descriptor (none for an unknown runtime). */
+export function localProvidersOf(runtime: string): readonly string[] {
+  return executorRuntimeFor(runtime)?.localProviders ?? [];
+}
+
+/** The first runtime, in the descriptors' order, that can run a model this provider serves. */
+export function runtimeForProvider(provider: string): string | undefined {
+  return EXECUTOR_RUNTIMES.find((runtime) => runtime.localProviders.some((p) => p === provider))?.id;
 }
 
 export const fieldPath = (index: number, field: string): string => formatJsonPath(['executors', index, field]);
@@ -92,7 +104,7 @@ export class ProfileDraft {
   }
 
   add(fields: Partial<ProfileFields> = {}): void {
-    this.rows.push(withKey({ profile_id: '', runtime: 'claude', model: '', local_provider: '', options: {}, ...fields }));
+    this.rows.push(withKey({ profile_id: '', runtime: RUNTIME_CHOICES[0] ?? '', model: '', local_provider: '', options: {}, ...fields }));
   }
 
   remove(key: number): void {
@@ -125,10 +137,8 @@ export class ProfileDraft {
   }
 }
 
-const DEFAULT_PROFILES: readonly ProfileFields[] = [
-  { profile_id: 'claude', runtime: 'claude', model: '', local_provider: '', options: {} },
-  { profile_id: 'codex', runtime: 'codex', model: '', local_provider: '', options: {} },
-];
+/** One profile per schema 1 runtime, each named after it: the set a fork of the two original runtimes starts from. */
+const DEFAULT_PROFILES: readonly ProfileFields[] = SCHEMA_1_RUNTIME_IDS.map((runtime) => ({ profile_id: runtime, runtime, model: '', local_provider: '', options: {} }));
 
 function withKey(fields: ProfileFields): DraftRow {
   return { key: nextKey++, ...fields, options: { ...fields.options } };
@@ -181,9 +191,9 @@ function digestPreview(profiles: readonly ExecutorProfileV2[]): DigestPreview {
   };
 }
 
-/** A profile id for a discovered local model, following the profile_id grammar and unused so far. */
-export function suggestProfileId(provider: string, model: string, taken: ReadonlySet<string>): string {
-  const base = `codex-${provider}-${model}`
+/** A profile id for a discovered local model run by `runtime`, following the profile_id grammar and unused so far. */
+export function suggestProfileId(runtime: string, provider: string, model: string, taken: ReadonlySet<string>): string {
+  const base = `${runtime}-${provider}-${model}`
     .toLowerCase()
     .replace(/[^a-z0-9-]+/g, '-')
     .replace(/-+/g, '-')

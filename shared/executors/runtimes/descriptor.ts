@@ -65,3 +65,16 @@ export interface DescribedProfile {
 export interface ExecutorRuntime extends ExecutorRuntimeSpec<string, z.ZodObject> {
   readonly profileSchema: z.ZodType<DescribedProfile>;
 }
+
+/**
+ * The values each of a runtime's options accepts, by option name, read from its strict schema
+ * (every option is an optional closed enum), so a form can offer them without naming a runtime.
+ */
+export function optionChoices(runtime: Pick<ExecutorRuntime, 'options'>): Readonly<Record<string, readonly string[]>> {
+  return Object.fromEntries(
+    Object.entries(runtime.options.shape).map(([name, schema]) => {
+      const inner = schema instanceof z.ZodOptional ? schema.unwrap() : schema;
+      return [name, inner instanceof z.ZodEnum ? inner.options.map(String) : []];
+    }),
+  );
+}

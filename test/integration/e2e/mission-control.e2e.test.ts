@@ -4,6 +4,7 @@ import path from 'node:path';
 import { expect as see } from '@playwright/test';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUILTIN_ADAPTERS } from '../../../main/runtimes/registry';
 import type { WebHost } from '../../../main/web/web-host';
 import { closeMissionControlWeb, openMissionControlWeb, type MissionControlWeb } from '../../support/mission-control-web';
 import { seriousA11yViolations } from '../../support/axe';
@@ -381,13 +382,14 @@ describe('Mission Control in real Chromium over the loopback web host', () => {
     await mainNav.getByRole('link', { name: 'Settings' }).click();
     await see(page.getByRole('heading', { level: 1, name: 'Settings and readiness' })).toBeVisible(STEP);
     await see(page.getByText(h.root, { exact: true })).toBeVisible(RUN);
-    await see(page.getByTestId('runtime-row-claude')).toContainText('checking…');
-    await see(page.getByTestId('runtime-row-codex')).toContainText('checking…');
+    // One row and one probe per registered runtime; the harness installs a simulated executable of each.
+    const registered = Object.keys(BUILTIN_ADAPTERS);
+    for (const runtime of registered) await see(page.getByTestId(`runtime-row-${runtime}`)).toContainText('checking…');
     await audit('settings while the runtimes are probed');
-    await see.poll(() => heldProbes.length, STEP).toBe(2);
+    await see.poll(() => heldProbes.length, STEP).toBe(registered.length);
     for (const release of heldProbes) await release();
     await page.unroute('**/api/call/runtimeReadiness');
-    for (const runtime of ['claude', 'codex']) {
+    for (const runtime of registered) {
       await see(page.getByTestId(`runtime-row-${runtime}`)).not.toContainText('checking…', STEP);
       await see(page.getByTestId(`runtime-row-${runtime}`)).toContainText('found');
     }

@@ -5,6 +5,7 @@ import { expect as see } from '@playwright/test';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MissionControl } from '../../../main/mission-control/service';
+import { BUILTIN_ADAPTERS } from '../../../main/runtimes/registry';
 import type { WebHost } from '../../../main/web/web-host';
 import { closeMissionControlWeb, openMissionControlWeb, type MissionControlWeb } from '../../support/mission-control-web';
 import { seriousA11yViolations } from '../../support/axe';
@@ -58,6 +59,12 @@ describe('New Fork and Settings in real Chromium', () => {
     // Executor profiles by default; no local-model probe until a profile names a provider.
     await see(page.getByRole('radio', { name: 'Executor profiles (schema 2)' })).toBeChecked();
     await see(page.getByRole('heading', { name: 'Local models' })).toHaveCount(0);
+    // Every registered runtime is offered with its readiness: the harness installs a simulated executable of each, which answers its version.
+    for (const runtime of Object.keys(BUILTIN_ADAPTERS)) {
+      const status = page.getByTestId(`runtime-status-${runtime}`);
+      await see(status).toHaveAttribute('data-state', 'ready', STEP);
+      await see(status).toContainText('(Citadel simulated)');
+    }
     await page.getByLabel('Repository path').fill(h.repo);
     await page.getByLabel('Objective').fill('Fix the sum function');
     await page.getByLabel('Workflow file (optional)').fill(slowSetup);

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { BUILTIN_ADAPTERS } from '../../../main/runtimes/registry';
 import { ForkHarness } from '../../support/fork-harness';
 import { useTempDirs } from '../../support/temp-dir';
 
@@ -11,7 +12,7 @@ let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
 
 interface Report {
-  runtimes: { runtime: string; executable: { found: boolean; path: string | null; problem: string | null }; credentials: { configured: boolean; sources: string[] } }[];
+  runtimes: { runtime: string; executable: { found: boolean; path: string | null; version: string | null; problem: string | null }; credentials: { configured: boolean; sources: string[] } }[];
   local_providers: { provider: string; reachable: boolean; models: string[] }[];
 }
 
@@ -66,5 +67,37 @@ describe('citadel runtimes', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/claude: not found: RUNTIME_NOT_FOUND/);
     expect(run.stdout).toMatch(/Neither Ollama nor LM Studio answers/);
+  });
+
+  it('reports every registered runtime: each simulated executable with the version it answers', async () => {
+    const h = new ForkHarness(tempDir('citadel-ready-'));
+    await h.simulate({});
+    const run = await h.cli(['runtimes', '--json'], { CODEX_OSS_BASE_URL: 'http://127.0.0.1:9/v1' });
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as Report;
+    const adapters = Object.values(BUILTIN_ADAPTERS);
+    expect(adapters.map((a) => a.id)).toEqual(['claude', 'codex', 'gemini', 'qwen', 'opencode', 'copilot']);
+    expect(report.runtimes.map((r) => r.runtime)).toEqual(adapters.map((a) => a.id));
+    for (const adapter of adapters) {
+      const entry = report.runtimes.find((r) => r.runtime === adapter.id);
+      // A version proves `--version` answered: a probe that timed out or failed reports null.
+      expect(entry?.executable, adapter.id).toMatchObject({ found: true, path: path.join(h.bin, adapter.executable), version: expect.stringContaining('(Citadel simulated)'), problem: null });
+    }
+    const human = await h.cli(['runtimes'], { CODEX_OSS_BASE_URL: 'http://127.0.0.1:9/v1' });
+    for (const adapter of adapters) expect(human.stdout).toContain(`${adapter.id}: ${path.join(h.bin, adapter.executable)} (`);
+  });
+
+  it('says of each runtime not on PATH that it is not ready, why, and which npm package installs it', async () => {
+    const h = new ForkHarness(tempDir('citadel-ready-'));
+    const env = { PATH: path.dirname(process.execPath), CODEX_OSS_BASE_URL: 'http://127.0.0.1:9/v1' };
+    const report = JSON.parse((await h.cli(['runtimes', '--json'], env)).stdout) as Report;
+    const human = (await h.cli(['runtimes'], env)).stdout;
+    expect(report.runtimes).toHaveLength(Object.keys(BUILTIN_ADAPTERS).length);
+    for (const adapter of Object.values(BUILTIN_ADAPTERS)) {
+      const problem = `RUNTIME_NOT_FOUND: "${adapter.executable}" was not found on PATH (it installs from the npm package ${adapter.vendorPackage.name})`;
+      expect(report.runtimes.find((r) => r.runtime === adapter.id)?.executable, adapter.id).toMatchObject({ found: false, path: null, version: null, problem });
+      expect(human).toContain(`${adapter.id}: not found: ${problem}`);
+    }
+    expect(human).toContain('@google/gemini-cli');
   });
 });

@@ -2,7 +2,7 @@ import { readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CitadelError } from '../../../shared/errors';
-import type { ExecutorFile } from '../../../shared/executors/profile-schema';
+import type { ExecutorFile, ExecutorFileV2 } from '../../../shared/executors/profile-schema';
 import { ForkRoot } from '../../../main/store/fork-root';
 import { deleteProfileSet, profileSetsFile, readProfileSets, saveProfileSet } from '../../../main/store/profile-sets';
 import { useTempDirs } from '../../support/temp-dir';
@@ -43,6 +43,20 @@ describe('profile sets store', () => {
 
     expect((await deleteProfileSet(root, 'Cloud')).map((s) => s.name)).toEqual(['Local models']);
     expect((await refusal(deleteProfileSet(root, 'Cloud'))).code).toBe('PROFILE_SET_NOT_FOUND');
+  });
+
+  it('keeps a schema 2 set of any runtime (gemini and qwen) exactly as saved', async () => {
+    const root = await ForkRoot.open(tempDir());
+    const mixed: ExecutorFileV2 = {
+      schema_version: 2,
+      executors: [
+        { profile_id: 'gemini', runtime: 'gemini', model: null, local_provider: null, adapter_options: { approval_mode: 'auto_edit' } },
+        { profile_id: 'qwen-lmstudio', runtime: 'qwen', model: 'qwen3-coder', local_provider: 'lmstudio', adapter_options: {} },
+      ],
+    };
+    await saveProfileSet(root, { name: 'Gemini and Qwen', saved_at: AT, file: mixed });
+    expect(await readProfileSets(root)).toEqual([{ name: 'Gemini and Qwen', saved_at: AT, file: mixed }]);
+    expect(JSON.parse(readFileSync(profileSetsFile(root), 'utf8'))).toMatchObject({ sets: [{ file: mixed }] });
   });
 
   it('two saves at once both land', async () => {

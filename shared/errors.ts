@@ -93,6 +93,8 @@ export const ERROR_CODES = [
   'EXECUTOR_PROFILE_INVALID',
   'ATTEMPTS_EXHAUSTED',
   'SANDBOX_UNAVAILABLE',
+  /** `--containment runtime-only` was chosen for a runtime that does not offer it (its CLI obeys repository config that can redirect the operator's real key or approve host shell commands); details name each runtime and why. Nothing was created: run it contained. */
+  'RUNTIME_ONLY_NOT_OFFERED',
   'EGRESS_PROVIDER_UNSUPPORTED',
   /** A workflow setup step (issue 13) exited non-zero, timed out or could not start: the branch's environment, not its agent. */
   'SETUP_FAILED',

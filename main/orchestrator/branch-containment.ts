@@ -113,7 +113,10 @@ export async function contractContainment(
   choice: ContainmentChoice,
   branches: readonly { readonly branchId: string; readonly profile: RuntimeProfile; readonly adapter: RuntimeAdapter }[],
 ): Promise<ContractContainment> {
-  if (choice === 'runtime-only') return { mode: 'runtime-only' };
+  if (choice === 'runtime-only') {
+    assertRuntimeOnlyOffered(branches.map((b) => b.adapter));
+    return { mode: 'runtime-only' };
+  }
   const launcher = await sandboxLauncher(ctx);
   const runtimes = Object.fromEntries(branches.map((b) => [b.branchId, runtimeTemplate(launcher.backend, b.adapter, b.profile, ctx.env)]));
   // Each gateway needs the operator's credential on this host: refused now, before anything exists, with what to do.
@@ -127,6 +130,20 @@ export async function contractContainment(
     runtime_policy_digests: Object.fromEntries(Object.entries(runtimes).map(([id, template]) => [id, containmentDigest(template)])),
     verifier_policy_digest: containmentDigest(verifier),
   };
+}
+
+/**
+ * Refuses `runtime-only` when any runtime does not offer it, naming each and its own reason: for
+ * those runtimes only the OS sandbox and the provider gateway keep the operator's key and host safe.
+ */
+export function assertRuntimeOnlyOffered(adapters: readonly Pick<RuntimeAdapter, 'id' | 'runtimeOnly'>[]): void {
+  const refused = new Map<string, string>();
+  for (const adapter of adapters) if (adapter.runtimeOnly !== 'offered') refused.set(adapter.id, adapter.runtimeOnly.refused);
+  if (refused.size === 0) return;
+  const why = [...refused].map(([id, reason]) => `${id}: ${reason}`).join('; ');
+  throw new CitadelError('RUNTIME_ONLY_NOT_OFFERED', `runtime-only containment is not offered for ${[...refused.keys()].join(', ')}, which run contained only (${why}). Start it with --containment auto.`, {
+    details: { runtimes: Object.fromEntries(refused) },
+  });
 }
 
 /** The contract's containment, with a contract from before containment read as `runtime-only`. */

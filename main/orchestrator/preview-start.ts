@@ -6,6 +6,8 @@ import { repositoryInfo, type RepositoryInfo } from '../git/repository';
 import type { OrchestratorContext } from '../host/context';
 import { resolveWorktreeIncludes } from '../workspace/worktree-include';
 import { targetRepositoryDigest } from '../landing/target-identity';
+import { adapterFor } from '../runtimes/registry';
+import { assertRuntimeOnlyOffered } from './branch-containment';
 import { checkBudgetNumber, type BudgetNumber } from './budget-numbers';
 import { validObjective } from './create-fork';
 import { includeConfirmationOf } from './include-confirmation';
@@ -35,7 +37,10 @@ export async function previewStart(ctx: Pick<OrchestratorContext, 'adapters' | '
   const worktreeInclude =
     repo === null ? null : await attempt(fields.repo, async () => includeConfirmationOf(ctx, await targetRepositoryDigest(repo.root), (await resolveWorktreeIncludes(repo.root))?.entries ?? []));
 
-  const executors = await attempt(fields.executors, () => previewFork(ctx, request.executors, request.containment === 'runtime-only' ? 'runtime-only' : 'contained'));
+  const runtimeOnly = request.containment === 'runtime-only';
+  const executors = await attempt(fields.executors, () => previewFork(ctx, request.executors, runtimeOnly ? 'runtime-only' : 'contained'));
+  // Start refuses the same way (contractContainment); the argv stays shown beside the problem.
+  if (runtimeOnly && executors !== null) await attempt(fields.executors, () => assertRuntimeOnlyOffered(executors.executors.profiles.map((p) => adapterFor(p.runtime, ctx.adapters))));
 
   const file = request.workflow_file === null || request.workflow_file.trim() === '' ? undefined : request.workflow_file.trim();
   const inline = request.workflow ?? undefined;

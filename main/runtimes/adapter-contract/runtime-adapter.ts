@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { CitadelError } from '../../../shared/errors';
 import type { RuntimeProfile } from '../../../shared/executors/runtime-profile';
+import type { RuntimeOnlyOffer } from '../../../shared/executors/runtimes/descriptor';
 import type { GatewayRule } from '../../../shared/sandbox/containment-policy';
 import type { RuntimeActivity } from '../../../shared/fork/events';
 import type { ParsedRuntimeOutput } from '../../../shared/runtime/telemetry';
@@ -93,6 +94,8 @@ export interface RuntimeAdapter {
   readonly profileSchema: z.ZodType<RuntimeProfile>;
   /** The exact canonical argv for a profile of this runtime and a containment mode (default `runtime-only`; checked with profileFor). */
   invocation(profile: RuntimeProfile, containment?: InvocationContainment): Invocation;
+  /** Whether a fork may run this runtime `--containment runtime-only`, or why not (refused before anything exists). */
+  readonly runtimeOnly: RuntimeOnlyOffer;
   readonly containmentNeeds: RuntimeContainmentNeeds;
   /** Reads only the runtime's declared machine output; unknown stays null. Never throws on bad output. */
   parseOutput(run: FinishedRun): Promise<ParsedRuntimeOutput>;

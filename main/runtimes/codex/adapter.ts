@@ -1,4 +1,4 @@
-import { CodexProfileSchema } from '../../../shared/executors/runtimes/codex';
+import { CodexProfileSchema, codexRuntime } from '../../../shared/executors/runtimes/codex';
 import { profileFor, type RuntimeAdapter } from '../adapter-contract/runtime-adapter';
 import { codexContainmentNeeds } from './containment-needs';
 import { codexCredentials } from './credentials';
@@ -13,6 +13,7 @@ export const codexAdapter: RuntimeAdapter = {
   envAllowlist: ['CODEX_HOME', 'OPENAI_API_KEY', 'CODEX_API_KEY', 'OPENAI_BASE_URL', 'CODEX_OSS_BASE_URL', 'CODEX_OSS_PORT'],
   credentialEnvNames: ['OPENAI_API_KEY', 'CODEX_API_KEY'],
   profileSchema: CodexProfileSchema,
+  runtimeOnly: codexRuntime.runtimeOnly,
   invocation: (profile) => codexInvocation(profileFor('codex', CodexProfileSchema, profile)),
   containmentNeeds: codexContainmentNeeds,
   credentials: codexCredentials,

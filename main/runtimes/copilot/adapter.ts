@@ -1,4 +1,4 @@
-import { CopilotProfileSchema } from '../../../shared/executors/runtimes/copilot';
+import { CopilotProfileSchema, copilotRuntime } from '../../../shared/executors/runtimes/copilot';
 import { profileFor, type RuntimeAdapter } from '../adapter-contract/runtime-adapter';
 import { copilotContainmentNeeds } from './containment-needs';
 import { copilotCredentials } from './credentials';
@@ -18,6 +18,7 @@ export const copilotAdapter: RuntimeAdapter = {
   envAllowlist: ['COPILOT_HOME', 'COPILOT_OFFLINE', 'COPILOT_MODEL', 'COPILOT_PROVIDER_BASE_URL', 'COPILOT_PROVIDER_TYPE', 'COPILOT_PROVIDER_API_KEY'],
   credentialEnvNames: ['COPILOT_PROVIDER_API_KEY', 'OPENAI_API_KEY'],
   profileSchema: CopilotProfileSchema,
+  runtimeOnly: copilotRuntime.runtimeOnly,
   invocation: (profile) => copilotInvocation(profileFor('copilot', CopilotProfileSchema, profile)),
   containmentNeeds: copilotContainmentNeeds,
   credentials: copilotCredentials,

@@ -1,4 +1,4 @@
-import { GeminiProfileSchema } from '../../../shared/executors/runtimes/gemini';
+import { GeminiProfileSchema, geminiRuntime } from '../../../shared/executors/runtimes/gemini';
 import { profileFor, type RuntimeAdapter } from '../adapter-contract/runtime-adapter';
 import { geminiContainmentNeeds } from './containment-needs';
 import { geminiCredentials } from './credentials';
@@ -13,6 +13,7 @@ export const geminiAdapter: RuntimeAdapter = {
   envAllowlist: ['GEMINI_API_KEY', 'GOOGLE_GEMINI_BASE_URL', 'GEMINI_CLI_HOME'],
   credentialEnvNames: ['GEMINI_API_KEY'],
   profileSchema: GeminiProfileSchema,
+  runtimeOnly: geminiRuntime.runtimeOnly,
   invocation: (profile) => geminiInvocation(profileFor('gemini', GeminiProfileSchema, profile)),
   containmentNeeds: geminiContainmentNeeds,
   credentials: geminiCredentials,

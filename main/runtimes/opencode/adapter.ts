@@ -1,4 +1,4 @@
-import { OpencodeProfileSchema } from '../../../shared/executors/runtimes/opencode';
+import { OpencodeProfileSchema, opencodeRuntime } from '../../../shared/executors/runtimes/opencode';
 import { profileFor, type RuntimeAdapter } from '../adapter-contract/runtime-adapter';
 import { opencodeContainmentNeeds } from './containment-needs';
 import { opencodeCredentials } from './credentials';
@@ -18,6 +18,7 @@ export const opencodeAdapter: RuntimeAdapter = {
   envAllowlist: ['OPENAI_API_KEY'],
   credentialEnvNames: ['OPENAI_API_KEY'],
   profileSchema: OpencodeProfileSchema,
+  runtimeOnly: opencodeRuntime.runtimeOnly,
   invocation: (profile, containment = 'runtime-only') => opencodeInvocation(profileFor('opencode', OpencodeProfileSchema, profile), containment),
   containmentNeeds: opencodeContainmentNeeds,
   credentials: opencodeCredentials,

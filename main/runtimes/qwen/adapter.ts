@@ -1,4 +1,4 @@
-import { QwenProfileSchema } from '../../../shared/executors/runtimes/qwen';
+import { QwenProfileSchema, qwenRuntime } from '../../../shared/executors/runtimes/qwen';
 import { profileFor, type RuntimeAdapter } from '../adapter-contract/runtime-adapter';
 import { qwenContainmentNeeds } from './containment-needs';
 import { qwenCredentials } from './credentials';
@@ -13,6 +13,7 @@ export const qwenAdapter: RuntimeAdapter = {
   envAllowlist: ['QWEN_HOME', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'OPENAI_MODEL'],
   credentialEnvNames: ['OPENAI_API_KEY'],
   profileSchema: QwenProfileSchema,
+  runtimeOnly: qwenRuntime.runtimeOnly,
   invocation: (profile, containment = 'runtime-only') => qwenInvocation(profileFor('qwen', QwenProfileSchema, profile), containment),
   containmentNeeds: qwenContainmentNeeds,
   credentials: qwenCredentials,

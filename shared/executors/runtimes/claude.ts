@@ -17,6 +17,7 @@ export const claudeRuntime = executorRuntime({
   options: ClaudeOptionsSchema,
   forbiddenValues: { permission_mode: { bypassPermissions: WEAKENS_SAFETY } },
   localProviders: [],
+  runtimeOnly: 'offered',
 });
 
 export const ClaudeProfileSchema = claudeRuntime.profileSchema;

@@ -15,6 +15,7 @@ export const codexRuntime = executorRuntime({
   options: CodexOptionsSchema,
   forbiddenValues: { sandbox: { 'danger-full-access': WEAKENS_SAFETY } },
   localProviders: ['ollama', 'lmstudio'],
+  runtimeOnly: 'offered',
 });
 
 export const CodexProfileSchema = codexRuntime.profileSchema;

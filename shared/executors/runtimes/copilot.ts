@@ -17,6 +17,10 @@ export const copilotRuntime = executorRuntime({
   options: CopilotOptionsSchema,
   forbiddenValues: {},
   localProviders: ['ollama', 'lmstudio'],
+  runtimeOnly: {
+    refused:
+      "Copilot CLI runs headless only with --allow-all-tools, which approves every shell command on this host, so an instruction in the repository can send COPILOT_PROVIDER_API_KEY anywhere",
+  },
 });
 
 export const CopilotProfileSchema = copilotRuntime.profileSchema;

@@ -18,6 +18,13 @@ export type ForbiddenOptionValues = Readonly<Record<string, Readonly<Record<stri
 /** The reason every containment-weakening value shares unless a runtime says more (the frozen schema 1 wording). */
 export const WEAKENS_SAFETY = 'it weakens the executor safety boundary';
 
+/**
+ * Whether the operator may run this runtime with `--containment runtime-only` (no OS sandbox, only
+ * the vendor CLI's own permission mode). Refused, with why, for a CLI that then obeys repository
+ * config able to send the operator's real key elsewhere or approve host shell commands.
+ */
+export type RuntimeOnlyOffer = 'offered' | { readonly refused: string };
+
 export interface ExecutorRuntimeSpec<Id extends string, Options extends z.ZodObject> {
   readonly id: Id;
   /** A strict object of optional closed enums: a profile selects a value, never supplies text. */
@@ -26,6 +33,7 @@ export interface ExecutorRuntimeSpec<Id extends string, Options extends z.ZodObj
   readonly forbiddenValues: ForbiddenOptionValues;
   /** The local model servers this runtime can be pointed at; empty when it has none. */
   readonly localProviders: readonly LocalProvider[];
+  readonly runtimeOnly: RuntimeOnlyOffer;
 }
 
 /**

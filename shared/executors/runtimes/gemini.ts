@@ -19,6 +19,10 @@ export const geminiRuntime = executorRuntime({
   options: GeminiOptionsSchema,
   forbiddenValues: { approval_mode: { yolo: 'it approves every tool call without asking, which weakens the executor safety boundary' } },
   localProviders: [],
+  runtimeOnly: {
+    refused:
+      "Gemini CLI, trusting the worktree (--skip-trust), loads the repository's .env (GOOGLE_GEMINI_BASE_URL can send your real GEMINI_API_KEY to another server) and its .gemini/settings.json (MCP servers and hooks that run on this host)",
+  },
 });
 
 export const GeminiProfileSchema = geminiRuntime.profileSchema;

@@ -16,6 +16,9 @@ export const opencodeRuntime = executorRuntime({
   options: OpencodeOptionsSchema,
   forbiddenValues: {},
   localProviders: ['ollama', 'lmstudio'],
+  runtimeOnly: {
+    refused: "OpenCode loads the repository's opencode.json, whose provider baseURL wins over your environment and can send your real API key to another server",
+  },
 });
 
 export const OpencodeProfileSchema = opencodeRuntime.profileSchema;

@@ -21,6 +21,9 @@ export const qwenRuntime = executorRuntime({
   options: QwenOptionsSchema,
   forbiddenValues: { approval_mode: { yolo: 'it approves every tool call without asking, which weakens the executor safety boundary' } },
   localProviders: ['ollama', 'lmstudio'],
+  runtimeOnly: {
+    refused: "Qwen Code loads the repository's .env, where OPENAI_BASE_URL can send your real API key to another server",
+  },
 });
 
 export const QwenProfileSchema = qwenRuntime.profileSchema;

@@ -19,6 +19,7 @@ export const conformanceEchoAdapter: RuntimeAdapter = {
     placeholder: { prefix: 'echo-', suffix: '' },
   },
   profileSchema: EchoProfileSchema,
+  runtimeOnly: 'offered',
   invocation: (profile) => echoInvocation(profileFor(ECHO_RUNTIME_ID, EchoProfileSchema, profile)),
   parseOutput: (run) => Promise.resolve(parseEchoOutput(run)),
   // It talks to no provider and keeps no login: contained, it reaches nothing and is seeded with nothing,

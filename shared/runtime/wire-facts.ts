@@ -20,10 +20,16 @@ export function wireFactsOf(exchanges: readonly WireExchange[]): WireFacts {
     served_models: models((e) => e.served_model),
     input_tokens: sum((e) => e.input_tokens),
     output_tokens: sum((e) => e.output_tokens),
-    usage_complete: exchanges.every((e) => e.outcome !== 'completed' || (e.input_tokens !== null && e.output_tokens !== null)),
+    // An answer cut short (aborted) may have been billed in full: only its reported usage makes the sums whole.
+    usage_complete: exchanges.every((e) => (e.outcome !== 'completed' && !answered(e)) || (e.input_tokens !== null && e.output_tokens !== null)),
     budget_exceeded: exchanges.some((e) => e.refusal === 'budget_exceeded'),
     credential_failed: exchanges.some((e) => e.refusal === 'credential_unavailable'),
   };
+}
+
+/** The provider answered with a success status (whatever became of the answer after). */
+function answered(exchange: WireExchange): boolean {
+  return exchange.status !== null && exchange.status >= 200 && exchange.status < 300;
 }
 
 /**

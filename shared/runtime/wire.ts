@@ -62,7 +62,9 @@ export type WireExchange = z.infer<typeof WireExchangeSchema>;
 /**
  * One attempt's wire facts as its signed execution receipt binds them: the totals of its
  * `wire.jsonl`. Models are sorted, distinct sets; tokens are sums over exchanges that reported them,
- * with `usage_complete` false when a completed exchange reported none (a sum is then a lower bound).
+ * with `usage_complete` false when a completed exchange, or one the provider answered 2xx that
+ * ended before its usage (aborted), reported none (a sum is then a lower bound). Computed when the
+ * attempt is collected: a receipt keeps the value of its day.
  */
 export const WireFactsSchema = z.strictObject({
   requests: z.int().nonnegative(),

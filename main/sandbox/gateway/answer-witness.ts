@@ -10,6 +10,7 @@ export const MAX_JSON_ANSWER_BYTES = 4 * 1024 * 1024;
 /** What the provider's own answer said about itself. */
 export interface AnswerReport {
   readonly servedModel: string | null;
+  /** Null when the answer gave none, or when a stream's event was skipped (the usage seen may not be its last). */
   readonly inputTokens: number | null;
   readonly outputTokens: number | null;
   /** A stream reached its completion event; any other answer was received to its end. */
@@ -35,9 +36,10 @@ export { recordedModel } from './dialects/dialect';
 export function createAnswerWitness(api: GatewayApi, contentType: string | undefined): AnswerWitness {
   const reading = DIALECTS[api].newAnswerReading();
   // A stream completes with its completion event; any other answer once received to its end.
-  const report = (ended: boolean, stream: boolean): AnswerReport => {
+  const report = (ended: boolean, stream: boolean, skipped = false): AnswerReport => {
     const seen = reading.seen();
-    return { servedModel: seen.model, inputTokens: seen.input, outputTokens: seen.output, completed: ended && (!stream || seen.completed) };
+    const usage = skipped ? { input: null, output: null } : seen;
+    return { servedModel: seen.model, inputTokens: usage.input, outputTokens: usage.output, completed: ended && (!stream || seen.completed) };
   };
   const type = (contentType ?? '').split(';', 1)[0]?.trim().toLowerCase() ?? '';
 
@@ -46,7 +48,7 @@ export function createAnswerWitness(api: GatewayApi, contentType: string | undef
     const reader: SseReader = createSseReader((data) => reading.event(data), MAX_SSE_EVENT_CHARS);
     return {
       push: (chunk) => reader.push(decoder.write(chunk)),
-      finish: (ended) => report(ended, true),
+      finish: (ended) => report(ended, true, reader.skipped()),
     };
   }
   if (type === 'application/json' || type.endsWith('+json')) {

@@ -11,6 +11,7 @@ import { DEFAULT_MAX_BODY_BYTES, readRequestBody, type BodyPool } from './reques
 import { hasDuplicateKey, judgeRequestBody } from './request-rules';
 import type { UpstreamCredential } from '../../runtimes/credentials/upstream-credential';
 import { DIALECTS } from './dialects/dialects';
+import { inFlightSlots } from './in-flight-slots';
 import { upstreamClient } from './upstream-client';
 import { checkPlaceholder, upstreamHeaders } from './upstream-headers';
 
@@ -43,6 +44,13 @@ export interface GatewayHandler {
   close(): void;
 }
 
+/**
+ * With a budget, requests at the provider at once: the budget is looked at again right before each
+ * is sent, so at most this many answers are spent uncounted. Two, not one: a runtime's side request
+ * (a title, a summary) need not wait behind its main stream.
+ */
+export const BUDGETED_IN_FLIGHT = 2;
+
 interface Upstreamed {
   readonly answer: IncomingMessage;
   readonly status: number;
@@ -73,8 +81,11 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
   const budgetExceeded = once(options.onBudgetExceeded);
   const credentialFailed = once(options.onCredentialFailed);
   let spentTokens = 0;
-  // An answer that completed without saying what it used: from then on the budget cannot be shown to hold.
+  // A 2xx answer that did not end with what it used (none reported, an event skipped, or the answer
+  // cut short): from then on the budget cannot be shown to hold.
   let unmetered = false;
+  // Waiting requests are queued, not refused: the budget is not spent yet, and a refusal would end the run.
+  const slots = inFlightSlots(options.budgetTokens === null ? null : BUDGETED_IN_FLIGHT);
   const overBudget = (): boolean => options.budgetTokens !== null && (unmetered || spentTokens >= options.budgetTokens);
   const deny = (reason: EgressDenialReason, method?: string, url?: string): void =>
     options.onDenial({ host: upstream.host, port: upstream.port, reason, ...(method === undefined ? {} : { method: method.slice(0, 32), path: recordedPath(url ?? '') }) });
@@ -140,56 +151,77 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
       requestedModel = verdict.requestedModel;
     }
 
-    const abandon = new AbortController();
-    // With a budget, a request the client leaves is still read to its end: usage comes last (OpenAI's
-    // completion event, Anthropic's message_delta), and a client leaving just before it would spend uncounted.
-    const readThrough = options.budgetTokens !== null;
-    response.once('close', () => {
-      if (!response.writableFinished && !readThrough) abandon.abort();
-    });
-    const send = async (): Promise<Upstreamed | WireRefusal> => {
-      const headers = await credential.headers().catch(() => null);
-      if (headers === null) return 'credential_unavailable';
-      // A request with no credential at all passes only to a provider that takes none (a local Ollama).
-      if (placeholder === 'absent' && Object.keys(headers).length > 0) return 'placeholder_mismatch';
-      const answer = await upstream.send(method, url, upstreamHeaders(client.rawHeaders, headers, body === null ? null : body.length), body, abandon.signal);
-      return { answer, status: answer.statusCode ?? 502 };
+    // Holds a slot of `slots` from the budget's last look to the answer's end.
+    const forward = async (): Promise<void> => {
+      if (overBudget()) {
+        refuse('budget_exceeded', requestedModel);
+        return budgetExceeded();
+      }
+      const abandon = new AbortController();
+      // With a budget, a request the client leaves is still read to its end: usage comes last (OpenAI's
+      // completion event, Anthropic's message_delta), and a client leaving just before it would spend uncounted.
+      const readThrough = options.budgetTokens !== null;
+      response.once('close', () => {
+        if (!response.writableFinished && !readThrough) abandon.abort();
+      });
+      const send = async (): Promise<Upstreamed | WireRefusal> => {
+        const headers = await credential.headers().catch(() => null);
+        if (headers === null) return 'credential_unavailable';
+        // A request with no credential at all passes only to a provider that takes none (a local Ollama).
+        if (placeholder === 'absent' && Object.keys(headers).length > 0) return 'placeholder_mismatch';
+        const answer = await upstream.send(method, url, upstreamHeaders(client.rawHeaders, headers, body === null ? null : body.length), body, abandon.signal);
+        return { answer, status: answer.statusCode ?? 502 };
+      };
+
+      let sent: Upstreamed | WireRefusal;
+      try {
+        sent = await send();
+        if (typeof sent !== 'string' && sent.status === 401 && credential.refreshAfterUnauthorized !== undefined) {
+          sent.answer.resume();
+          const refreshed = await credential.refreshAfterUnauthorized().catch(() => false);
+          if (!refreshed) {
+            credentialFailed();
+            return refuse('credential_unavailable', requestedModel, 401);
+          }
+          sent = await send();
+        }
+      } catch {
+        // The client sees what it would see of the provider: a connection that ends, no answer.
+        response.destroy();
+        return record('aborted', { requested_model: requestedModel });
+      }
+      if (typeof sent === 'string') {
+        if (sent === 'credential_unavailable') credentialFailed();
+        return refuse(sent, requestedModel);
+      }
+      const firstByteMs = Math.round(performance.now() - started);
+      const { report, delivered } = await relay(sent.answer, response, createAnswerWitness(rule.api, sent.answer.headers['content-type']), readThrough);
+      spentTokens += (report.inputTokens ?? 0) + (report.outputTokens ?? 0);
+      // The usage an answer ends with is its usage (read on the wire whether or not the client stayed);
+      // one that ended before it (a broken stream, an abandoned one without a budget) reported none.
+      const metered = report.completed && report.inputTokens !== null && report.outputTokens !== null;
+      if (method === 'POST' && sent.status < 300 && !metered) unmetered = true;
+      record(sent.status >= 400 ? 'upstream_error' : report.completed && delivered ? 'completed' : 'aborted', {
+        status: sent.status,
+        requested_model: requestedModel,
+        served_model: report.servedModel,
+        input_tokens: report.completed ? report.inputTokens : null,
+        output_tokens: report.completed ? report.outputTokens : null,
+        first_byte_ms: firstByteMs,
+      });
     };
 
-    let sent: Upstreamed | WireRefusal;
+    const gone = new AbortController();
+    if (response.destroyed) gone.abort();
+    else response.once('close', () => gone.abort());
+    const release = await slots.acquire(gone.signal);
+    // Left while queued: it never reached the provider.
+    if (release === null) return record('aborted', { requested_model: requestedModel });
     try {
-      sent = await send();
-      if (typeof sent !== 'string' && sent.status === 401 && credential.refreshAfterUnauthorized !== undefined) {
-        sent.answer.resume();
-        const refreshed = await credential.refreshAfterUnauthorized().catch(() => false);
-        if (!refreshed) {
-          credentialFailed();
-          return refuse('credential_unavailable', requestedModel, 401);
-        }
-        sent = await send();
-      }
-    } catch {
-      // The client sees what it would see of the provider: a connection that ends, no answer.
-      response.destroy();
-      return record('aborted', { requested_model: requestedModel });
+      await forward();
+    } finally {
+      release();
     }
-    if (typeof sent === 'string') {
-      if (sent === 'credential_unavailable') credentialFailed();
-      return refuse(sent, requestedModel);
-    }
-    const firstByteMs = Math.round(performance.now() - started);
-    const { report, delivered } = await relay(sent.answer, response, createAnswerWitness(rule.api, sent.answer.headers['content-type']), readThrough);
-    spentTokens += (report.inputTokens ?? 0) + (report.outputTokens ?? 0);
-    // Read on the wire to its completion, whether or not the client stayed for it.
-    if (method === 'POST' && sent.status < 300 && report.completed && (report.inputTokens === null || report.outputTokens === null)) unmetered = true;
-    record(sent.status >= 400 ? 'upstream_error' : report.completed && delivered ? 'completed' : 'aborted', {
-      status: sent.status,
-      requested_model: requestedModel,
-      served_model: report.servedModel,
-      input_tokens: report.inputTokens,
-      output_tokens: report.outputTokens,
-      first_byte_ms: firstByteMs,
-    });
   };
 
   return {

@@ -4,13 +4,16 @@ export const MAX_SSE_EVENT_CHARS = 1024 * 1024;
 export interface SseReader {
   /** Feeds the next piece of the stream (already decoded text; pieces may split lines anywhere). */
   push(text: string): void;
+  /** Whether an event (or a line) was skipped as too long so far: what it said is unknown. */
+  skipped(): boolean;
 }
 
 /**
  * Reads Server-Sent Events incrementally (WHATWG HTML §9.2.6 line and field rules) and hands each
  * complete event's data to `onData`. Memory stays bounded whatever the stream: at most one line
  * and one event's data up to `maxEventChars` each; an event longer than that is skipped whole, never
- * cut (a cut JSON event could read as a different one). An event left unfinished at the end is dropped.
+ * cut (a cut JSON event could read as a different one), and `skipped()` says so. An event left
+ * unfinished at the end is dropped.
  */
 export function createSseReader(onData: (data: string) => void, maxEventChars: number = MAX_SSE_EVENT_CHARS): SseReader {
   let line = '';
@@ -21,9 +24,12 @@ export function createSseReader(onData: (data: string) => void, maxEventChars: n
   let eventTooLong = false;
   // A CR ends a line; an LF right after it (perhaps in the next piece) is the same line break.
   let skipLf = false;
+  let skippedAny = false;
 
   const dispatch = (): void => {
-    if (hasData && !eventTooLong) onData(data.join('\n'));
+    // A line too long is counted whatever its field: it may have been the event's data.
+    if (eventTooLong) skippedAny = true;
+    else if (hasData) onData(data.join('\n'));
     data = [];
     dataChars = 0;
     hasData = false;
@@ -83,5 +89,6 @@ export function createSseReader(onData: (data: string) => void, maxEventChars: n
         append(text, start, text.length);
       }
     },
+    skipped: () => skippedAny,
   };
 }

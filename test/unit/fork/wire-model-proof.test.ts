@@ -22,7 +22,7 @@ describe('wireFactsOf', () => {
       wireExchange({ requested_model: 'claude-haiku-4-5', served_model: 'claude-haiku-4-5', input_tokens: 7, output_tokens: 3 }),
       wireExchange({ outcome: 'upstream_error', status: 529, served_model: null, input_tokens: null, output_tokens: null }),
       wireExchange({ outcome: 'refused', refusal: 'budget_exceeded', status: null, served_model: null, input_tokens: null, output_tokens: null, first_byte_ms: null }),
-      wireExchange({ outcome: 'aborted', status: 200, served_model: 'claude-sonnet-4-5', input_tokens: 5, output_tokens: null }),
+      wireExchange({ outcome: 'aborted', status: 200, served_model: 'claude-sonnet-4-5', input_tokens: 5, output_tokens: 0 }),
     ]);
     expect(facts).toEqual({
       requests: 5,
@@ -42,6 +42,10 @@ describe('wireFactsOf', () => {
 
   it('says a sum is a lower bound when a completed answer reported no usage; zero exchanges are all zero', () => {
     expect(wireFactsOf([wireExchange(), wireExchange({ output_tokens: null })]).usage_complete).toBe(false);
+    // Review 31: an answer the provider gave (2xx) but that ended before its usage may have been billed in full.
+    expect(wireFactsOf([wireExchange(), wireExchange({ outcome: 'aborted', status: 200, input_tokens: null, output_tokens: null })]).usage_complete).toBe(false);
+    expect(wireFactsOf([wireExchange(), wireExchange({ outcome: 'aborted', status: null, served_model: null, input_tokens: null, output_tokens: null })]).usage_complete).toBe(true);
+    expect(wireFactsOf([wireExchange(), wireExchange({ outcome: 'upstream_error', status: 529, input_tokens: null, output_tokens: null })]).usage_complete).toBe(true);
     expect(wireFactsOf([])).toMatchObject({ requests: 0, served_models: [], input_tokens: 0, usage_complete: true, budget_exceeded: false });
   });
 

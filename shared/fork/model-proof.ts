@@ -10,7 +10,7 @@ export type ModelProofStatus = z.infer<typeof ModelProofStatusSchema>;
 /**
  * Where the observed model came from (issue 28): the provider gateway's wire, Citadel's own witness
  * and the trusted source; or, when the wire saw no served model (no gateway, or none named), the
- * runtime's own telemetry as before, the secondary source.
+ * runtime's own telemetry, the secondary source (with a gateway, a claim that never passes).
  */
 export const ModelProofSourceSchema = z.enum(['gateway_wire', ...ObservedModelSourceSchema.options]);
 export type ModelProofSource = z.infer<typeof ModelProofSourceSchema>;
@@ -39,7 +39,8 @@ export type ModelProof = z.infer<typeof ModelProofSchema>;
  *
  * The wire outranks the runtime (issue 28): it saw what the provider answered, where stdout and a
  * rollout are written inside the sandbox. Several served models, or one other than the profile's,
- * fail the proof whatever the runtime says. Without a wire the proof has exactly its earlier shape.
+ * fail the proof whatever the runtime says; a wire that saw none leaves the runtime's claim at most
+ * unknown. Without a wire the proof has exactly its earlier shape.
  */
 export function modelProof(requested: { model: string | null; local_provider: string | null }, trusted: Telemetry | null, wire: WireFacts | null = null): ModelProof {
   const base = { requested_model: requested.model ?? 'default', requested_provider: requested.local_provider };
@@ -50,8 +51,11 @@ export function modelProof(requested: { model: string | null; local_provider: st
   if (wire === null) return { ...base, observed_model: observed, status };
   const warnings = trusted === null ? [] : wireTelemetryWarnings(wire, trusted);
   if (wire.served_models.length === 0) {
-    // The wire saw no served model: the runtime's telemetry stands, marked as the secondary source.
-    return { ...base, observed_model: observed, status, observed_model_source: observed === null ? null : (trusted?.observed_model_source ?? null), warnings };
+    // The wire saw no served model: the runtime's claim is shown, marked as the secondary source, but
+    // proves nothing. It was written inside the sandbox (a session file, stdout), where the agent
+    // could write it too, and a gateway that saw no model served is no witness for it: at most unknown.
+    const claimed: ModelProofStatus = status === 'passed' ? 'unknown' : status;
+    return { ...base, observed_model: observed, status: claimed, observed_model_source: observed === null ? null : (trusted?.observed_model_source ?? null), warnings };
   }
   const [first] = wire.served_models;
   const served = wire.served_models.length === 1 && first !== undefined ? first : null;

@@ -11,6 +11,11 @@ const CLIENT_AUTH = new Set<string>([...KEY_HEADERS, 'authorization', 'cookie', 
  * hide the model and usage from the witness, another method): no runtime sends them; never forwarded.
  */
 const ANSWER_REWRITES = new Set(['x-goog-fieldmask', 'x-http-method-override', 'x-http-method', 'x-method-override']);
+/**
+ * Headers that pick which of the key's organizations or projects a request is billed to and acts in
+ * (OpenAI's, Google Cloud's): the operator's key decides, not the sandbox; never forwarded.
+ */
+const ACCOUNT_SCOPE = new Set(['openai-organization', 'openai-project', 'x-goog-user-project']);
 /** Set by the gateway itself: the upstream's host, the buffered body's length, an answer it can read. */
 const GATEWAY_SET = new Set(['host', 'content-length', 'content-encoding', 'accept-encoding', 'expect']);
 /** Lists of flags: the credential's (Claude OAuth's beta) join the client's instead of replacing them. */
@@ -63,7 +68,7 @@ export function upstreamHeaders(rawHeaders: readonly string[], credential: Reado
   for (let i = 0; i + 1 < passed.length; i += 2) {
     const name = (passed[i] as string).toLowerCase();
     const value = passed[i + 1] as string;
-    if (CLIENT_AUTH.has(name) || GATEWAY_SET.has(name) || ANSWER_REWRITES.has(name)) continue;
+    if (CLIENT_AUTH.has(name) || GATEWAY_SET.has(name) || ANSWER_REWRITES.has(name) || ACCOUNT_SCOPE.has(name)) continue;
     if (MERGED_LISTS.has(name) && credentialNames.has(name)) merged.set(name, [...(merged.get(name) ?? []), value]);
     else if (!credentialNames.has(name)) kept.push(passed[i] as string, value);
   }

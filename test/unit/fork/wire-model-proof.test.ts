@@ -1,8 +1,8 @@
 /**
  * Issue 28: the provider gateway's wire is model proof's trusted source. Served ≠ requested fails
  * whatever the runtime printed (a rollout rewritten inside the branch no longer passes), several
- * served models fail, no served model falls back to the runtime's telemetry as the secondary
- * source, and wire and telemetry that disagree raise enumerated warnings. Missing proof never passes.
+ * served models fail, no served model shows the runtime's telemetry as the secondary source but at
+ * most unknown, and wire and telemetry that disagree raise enumerated warnings. Missing proof never passes.
  */
 import { describe, expect, it } from 'vitest';
 import { modelProof, ModelProofSchema } from '../../../shared/fork/model-proof';
@@ -90,9 +90,17 @@ describe('model proof from the wire', () => {
     expect(proof(wireFactsOf([wireExchange(), refusedOther])).status).toBe('passed');
   });
 
-  it('falls back to the runtime telemetry, marked as its source, when the wire saw no served model; missing stays unknown', () => {
+  it('shows the runtime telemetry, marked as its source, when the wire saw no served model, but never passes on it; missing stays unknown', () => {
     const none = wireFactsOf([wireExchange({ served_model: null })]);
-    expect(proof(none, runtime('claude-sonnet-4-5'))).toMatchObject({ status: 'passed', observed_model_source: 'codex_rollout_turn_context' });
+    // Written inside the sandbox (a rollout, stdout, a session file): the agent could have written it.
+    expect(proof(none, runtime('claude-sonnet-4-5'))).toMatchObject({ status: 'unknown', observed_model: 'claude-sonnet-4-5', observed_model_source: 'codex_rollout_turn_context' });
+    expect(proof(none, runtime('claude-sonnet-4-5'), { model: null, local_provider: null })).toMatchObject({ status: 'unknown', observed_model: 'claude-sonnet-4-5' });
+    // A claim of another model than the profile's still fails.
+    expect(proof(none, runtime('claude-opus-4-1'))).toMatchObject({ status: 'failed', observed_model: 'claude-opus-4-1' });
+    // Review 31: every request failed upstream, the qwen session file in the runtime home claims the model.
+    const failedUpstream = wireFactsOf([wireExchange({ outcome: 'upstream_error', status: 500, requested_model: 'qwen3-coder', served_model: null, input_tokens: null, output_tokens: null })]);
+    const qwen = TelemetrySchema.parse({ ...UNKNOWN_TELEMETRY, observed_model: 'qwen3-coder', observed_model_source: 'qwen_session_api_response' });
+    expect(proof(failedUpstream, qwen, { model: 'qwen3-coder', local_provider: null })).toMatchObject({ status: 'unknown', observed_model: 'qwen3-coder', observed_model_source: 'qwen_session_api_response' });
     expect(proof(none, runtime(null))).toMatchObject({ status: 'unknown', observed_model: null, observed_model_source: null });
     expect(proof(wireFactsOf([]), null)).toMatchObject({ status: 'unknown', observed_model: null });
   });

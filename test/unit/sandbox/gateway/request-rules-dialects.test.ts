@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { geminiGenerateContent } from '../../../../main/sandbox/gateway/dialects/gemini-generate-content';
+import { openAiChatCompletions } from '../../../../main/sandbox/gateway/dialects/openai-chat-completions';
 import { judgeRequestBody } from '../../../../main/sandbox/gateway/request-rules';
 import { REPO_ROOT } from '../../../support/run-cli';
 
@@ -107,6 +108,59 @@ describe('the OpenAI Chat Completions dialect', () => {
     }
     const inline = [{ type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }, { type: 'file', file: { filename: 'a.pdf', file_data: 'data:application/pdf;base64,AAAA' } }];
     expect(chat({ ...base, messages: [...messages, { role: 'user', content: inline }] }).allowed).toBe(true);
+  });
+
+  it('refuses every content part but inline text, image, audio and file: what a provider would fetch from a URL, and any other type', () => {
+    const base = CHAT[0]?.body ?? {};
+    const exfil = 'https://attacker.example/a?d=SECRET';
+    const refused = [
+      { type: 'video_url', video_url: { url: exfil } },
+      { type: 'video', video: [exfil] },
+      { type: 'input_audio', input_audio: { data: exfil, format: 'wav' } },
+      { type: 'input_audio', input_audio: { data: 'data:audio/wav;base64,AAAA', format: 'wav' } },
+      { type: 'file', file: { filename: 'a.pdf', file_data: exfil } },
+      { type: 'file', file: { filename: 'a.pdf' } },
+      { type: 'file', file: { file_id: 'file-abc', file_data: 'data:application/pdf;base64,AAAA' } },
+      { type: 'image', image: exfil },
+      { type: 'text' },
+      { image_url: { url: exfil } },
+      'text',
+    ];
+    const withPart = (part: unknown, role = 'user') => ({ ...base, messages: [{ role, content: [{ type: 'text', text: 'hi' }, part] }] });
+    for (const part of refused) expect(chat(withPart(part)), JSON.stringify(part)).toMatchObject({ allowed: false, refusal: 'server_tool_refused' });
+    // A part given outside a content list, or as a tool's result, is read the same way.
+    expect(chat({ ...base, messages: [{ role: 'user', content: { type: 'video_url', video_url: { url: exfil } } }] })).toMatchObject({ allowed: false, refusal: 'server_tool_refused' });
+    expect(chat(withPart({ type: 'video_url', video_url: { url: exfil } }, 'tool'))).toMatchObject({ allowed: false, refusal: 'server_tool_refused' });
+    const inline = [
+      { type: 'text', text: 'x', cache_control: { type: 'ephemeral' } },
+      { type: 'image_url', image_url: 'DATA:image/png;base64,AAAA' },
+      { type: 'input_audio', input_audio: { data: 'UklGRg==', format: 'wav' } },
+      { type: 'file', file: { filename: 'a.pdf', file_data: 'data:application/pdf;base64,AAAA' } },
+    ];
+    expect(chat({ ...base, messages: [{ role: 'user', content: inline }] }).allowed).toBe(true);
+  });
+
+  it('passes every whole request OpenCode, Copilot CLI and Qwen Code sent in their recordings', () => {
+    const dir = path.join(REPO_ROOT, 'test/fixtures/recordings');
+    const bodies = ['opencode', 'copilot', 'qwen'].flatMap((runtime) =>
+      readdirSync(path.join(dir, runtime)).flatMap((kase) => {
+        const file = path.join(dir, runtime, kase, 'requests.jsonl');
+        if (!existsSync(file)) return [];
+        const lines = readFileSync(file, 'utf8').split('\n').filter((line) => line !== '');
+        const posts = lines.map((line) => JSON.parse(line) as { method?: string; url?: string; body?: Record<string, unknown> | null });
+        // Bodies the recorder trimmed keep only their keys; the whole ones are judged.
+        return posts.filter((post) => post.method === 'POST' && post.url === '/v1/chat/completions' && post.body?.['_trimmed'] === undefined).map((post) => ({ runtime, kase, body: post.body }));
+      }),
+    );
+    expect(new Set(bodies.map((entry) => entry.runtime))).toEqual(new Set(['opencode', 'copilot', 'qwen']));
+    expect(bodies.length).toBeGreaterThan(20);
+    for (const { runtime, kase, body } of bodies) expect(chat(body, false, null), `${runtime}/${kase}`).toMatchObject({ allowed: true });
+  });
+
+  it('takes no query string at all', () => {
+    const { judgeQuery } = openAiChatCompletions;
+    expect(judgeQuery('/v1/chat/completions', '')).toBeNull();
+    for (const query of ['%24fields=choices', 'alt=proto', 'key=AIza-real', 'api-version=2024-10-21', 'x']) expect(judgeQuery('/v1/chat/completions', query)).toBe('query_not_allowed');
   });
 
   it('with a budget, refuses a stream that does not ask for its usage; without one, forwards it', () => {

@@ -50,6 +50,16 @@ describe('upstreamHeaders', () => {
     ]);
   });
 
+  it("drops the headers that would pick another organization or project of the operator's key", () => {
+    const scoped = ['Authorization', `Bearer ${PLACEHOLDER}`, 'OpenAI-Organization', 'org-other', 'OpenAI-Project', 'proj_other', 'x-goog-user-project', 'other-project', 'Content-Type', 'application/json'];
+    expect(pairs(upstreamHeaders(scoped, { authorization: 'Bearer sk-REAL' }, 3))).toEqual([
+      ['content-type', 'application/json'],
+      ['authorization', 'Bearer sk-REAL'],
+      ['accept-encoding', 'identity'],
+      ['content-length', '3'],
+    ]);
+  });
+
   it("adds a credential's anthropic-beta flags to the client's, and replaces other same-named headers", () => {
     const sent = pairs(upstreamHeaders(client, { authorization: 'Bearer oauth-token', 'anthropic-beta': 'oauth-2025-04-20,claude-code-20250219', 'anthropic-version': '2023-06-01' }, null));
     expect(sent.filter(([name]) => name === 'anthropic-beta')).toEqual([['anthropic-beta', 'claude-code-20250219,context-management-2025-06-27,oauth-2025-04-20']]);

@@ -40,7 +40,8 @@ describe('citadel demo', () => {
     });
     expect(doc.landing.token).toMatch(/^[0-9a-f]{12}$/);
     const proof = JSON.parse(readFileSync(doc.proof_file, 'utf8')) as { counts: unknown; replay: { fork: { demo: boolean } } };
-    expect(proof.counts).toEqual({ branches: 2, comparable: 2, verified_receipts: 2, model_proof: { passed: 2, failed: 0, unknown: 0 } });
+    // Contained, the simulated runtimes reach no provider: with a gateway that saw no served model, their own output proves nothing.
+    expect(proof.counts).toEqual({ branches: 2, comparable: 2, verified_receipts: 2, model_proof: { passed: 0, failed: 0, unknown: 2 } });
     expect(proof.replay.fork.demo).toBe(true);
     expect(JSON.parse(readFileSync(doc.replay_file, 'utf8'))).toEqual(proof.replay);
     // The merge landed in the scratch repository, and the replay carries no path or repository identity.

@@ -4,6 +4,7 @@ import type { ForkEvent } from '../../../shared/fork/events';
 import { FIXED_SUM, ForkHarness, WRONG_SUM } from '../../support/fork-harness';
 import { useTempDirs } from '../../support/temp-dir';
 import { serviceOver, value } from '../../support/service-context';
+import { BUILTIN_ADAPTERS } from '../../../main/runtimes/registry';
 
 const tempDir = useTempDirs();
 
@@ -128,10 +129,8 @@ describe('a real fork through the Mission Control service', () => {
     const signer = h.readJson<{ public_key_digest: string }>(`${h.forkDir(forkId)}/signer.json`);
     expect(signer.public_key_digest.startsWith(`sha256:${settings.public_key_fingerprint}`)).toBe(true);
     const readiness = value(await service.handle('readiness', {}));
-    expect(readiness.runtimes.map((r) => [r.runtime, r.executable.found])).toEqual([
-      ['claude', true],
-      ['codex', true],
-    ]);
+    // Every registered runtime is probed, and the harness's simulated executables answer for each.
+    expect(readiness.runtimes.map((r) => [r.runtime, r.executable.found])).toEqual(Object.keys(BUILTIN_ADAPTERS).map((runtime) => [runtime, true]));
   });
 
   it('stops a running branch; the background run records it as stopped by the operator', { timeout: 90_000 }, async () => {

@@ -19,7 +19,7 @@ export const copilotRuntime = executorRuntime({
   localProviders: ['ollama', 'lmstudio'],
   runtimeOnly: {
     refused:
-      "Copilot CLI runs headless only with --allow-all-tools, which approves every shell command on this host, so an instruction in the repository can send COPILOT_PROVIDER_API_KEY anywhere",
+      "Copilot CLI runs headless only with its allow-all-tools approval, which approves every shell command on this host, so an instruction in the repository can send COPILOT_PROVIDER_API_KEY anywhere",
   },
 });
 

@@ -21,7 +21,7 @@ export const geminiRuntime = executorRuntime({
   localProviders: [],
   runtimeOnly: {
     refused:
-      "Gemini CLI, trusting the worktree (--skip-trust), loads the repository's .env (GOOGLE_GEMINI_BASE_URL can send your real GEMINI_API_KEY to another server) and its .gemini/settings.json (MCP servers and hooks that run on this host)",
+      "Gemini CLI, trusting the worktree as it must to run headless, loads the repository's .env (GOOGLE_GEMINI_BASE_URL can send your real GEMINI_API_KEY to another server) and its .gemini/settings.json (MCP servers and hooks that run on this host)",
   },
 });
 

@@ -22,7 +22,7 @@ const REFUSED = [
   ['gemini', 'gemini-2.5-flash', /GOOGLE_GEMINI_BASE_URL/],
   ['qwen', 'qwen3-coder-plus', /OPENAI_BASE_URL/],
   ['opencode', 'gpt-5.1', /opencode\.json/],
-  ['copilot', 'gpt-4.1-mini', /--allow-all-tools/],
+  ['copilot', 'gpt-4.1-mini', /allow-all-tools approval/],
 ] as const;
 
 function executorFile(h: ForkHarness, profiles: readonly unknown[]): string {

@@ -15,7 +15,7 @@ esac
 # command:package — git for real repositories; D-Bus, gnome-keyring and secret-tool for a real Secret
 # Service; Chromium for the Mission Control UI tests; unshare (util-linux) and ip (iproute2) for the
 # vendor tests' loopback-only namespace; bwrap (bubblewrap) for executor containment (its egress bridge
-# is Node's, not socat);
+# is Citadel's own Node code, so no relay package is needed);
 # keyctl (keyutils) for the probes that the sandbox cannot reach the kernel keyrings.
 needs=(
   git:git

@@ -2,8 +2,8 @@
  * The sandbox half of an executor's egress: `node inner-bridge.mjs --listen <port> --socket <path> -- <command> [args…]`.
  * It listens on 127.0.0.1:<port> inside the sandbox's own network namespace, forwards each connection to
  * the host bridge's unix socket, starts the command only once it listens, and exits with the command.
- * Node rather than socat: the bridge must also start, wait for and pass on the exit of the command,
- * which socat cannot do without a wrapper shell, and Node is in the sandbox for the runtimes anyway.
+ * Node rather than a relay tool: the bridge must also start, wait for and pass on the exit of the command,
+ * which a plain relay cannot do without a wrapper shell, and Node is in the sandbox for the runtimes anyway.
  * Exit: the command's code, or its signal raised again; 125 unusable arguments or port; 126/127 the
  * command could not be started (127: not found), as env(1) reports it.
  */

@@ -141,6 +141,16 @@ export const ERROR_CODES = [
   'RUNTIME_AUTH_MISSING',
   /** The host could not refresh or read the runtime's login for the provider gateway; the operator logs in again with the runtime's own CLI. */
   'CREDENTIAL_REFRESH_FAILED',
+  /** `fork start --from` (issue 32): the parent's contract no longer matches its digest, or its objective not the one the contract binds; nothing was created. */
+  'PARENT_CONTRACT_UNVERIFIED',
+  /** `fork start --from`: the parent branch has no receipt that verifies here (not collected, missing, or failing a binding); nothing was created. */
+  'PARENT_RECEIPT_UNVERIFIED',
+  /** `fork start --from`: the parent branch's result commit is no longer in the target repository; nothing was created. */
+  'PARENT_RESULT_MISSING',
+  /** `fork start --from`: the repository named is not the parent's target (or the parent's recorded target is not the repository its contract binds); nothing was created. */
+  'PARENT_TARGET_MISMATCH',
+  /** `citadel verify --parent`: the child bundle carries no lineage, or the parent bundle does not attest the branch, receipt, contract and result commit the child's lineage names. */
+  'ATTESTATION_PARENT_MISMATCH',
 ] as const;
 
 export const ErrorCodeSchema = z.enum(ERROR_CODES);

@@ -41,11 +41,13 @@ export function channelHandlers(ctx: OrchestratorContext, drives: BackgroundDriv
           containment: request.containment ?? 'auto',
           includeConfirmed: request.include_confirmed ?? undefined,
           workflowConfirmed: request.workflow_confirmed ?? undefined,
+          from: request.from ?? undefined,
         },
         { collect: background },
       );
       return door.labelledStatus(ctx, started.record);
     },
+    followUpDraft: (ref) => door.followUpDraft(ctx, ref),
     stopBranch: async ({ fork_id, branch_id }) => door.labelledStatus(ctx, (await door.stopFork(ctx, fork_id, branch_id ?? undefined)).record),
     resumability: ({ fork_id }) => door.resumability(ctx, fork_id, drives.running()),
     resumeFork: async ({ fork_id }) => door.labelledStatus(ctx, await door.resumeFork(ctx, fork_id, background)),

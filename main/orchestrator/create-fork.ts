@@ -4,7 +4,8 @@ import { branchIdFor } from '../../shared/executors/executor-set-description';
 import { canonicalProfileOrder, executorSetDigest, profileDigest } from '../../shared/executors/executor-digests';
 import { synthesizeLegacyProfiles } from '../../shared/executors/legacy-runtimes';
 import type { RuntimeProfile } from '../../shared/executors/runtime-profile';
-import type { ContractV1, ContractV2 } from '../../shared/fork/contract';
+import type { Contract, ContractV1, ContractV2 } from '../../shared/fork/contract';
+import type { ParentRef } from '../../shared/fork/lineage';
 import { ForkRecordSchema, type ForkRecord } from '../../shared/fork/fork-record';
 import { gitBranchName } from '../../shared/fork/ids';
 import { repositoryInfo } from '../git/repository';
@@ -19,7 +20,8 @@ import { validBudget } from './budget-numbers';
 import { contractContainment } from './branch-containment';
 import { assertDeliveryNamespaceFree } from './delivery-namespace';
 import { assertIncludesConfirmed, keepIncludeConfirmation, type IncludeConfirmed } from './include-confirmation';
-import { resolveWorkflow } from './load-workflow';
+import { resolveWorkflow, type LoadedWorkflow } from './load-workflow';
+import { followUpParent } from './follow-up-parent';
 import { assertWorkflowConfirmed, keepWorkflowConfirmation, type WorkflowConfirmed } from './workflow-confirmation';
 import { REPOSITORY_CONFIG_PROTECTED } from '../../shared/fork/workflow-proposal';
 import { safeNpmCacheRoot } from './setup-branch';
@@ -32,8 +34,15 @@ export type ExecutorInput = { kind: 'runtimes'; list: string } | { kind: 'execut
 
 export interface CreateForkInput {
   readonly objective: string;
-  readonly executors: ExecutorInput;
-  readonly repo: string;
+  /** Absent only for a follow-up (`from`), which then runs its parent's executor set. */
+  readonly executors?: ExecutorInput | undefined;
+  /** Absent only for a follow-up, which lands in its parent's repository. */
+  readonly repo?: string | undefined;
+  /**
+   * Issue 32: the branch this fork continues. Its result commit is the base revision; without a
+   * workflow named, the parent's frozen workflow, verifier and protected paths; without a budget, its budget.
+   */
+  readonly from?: ParentRef | undefined;
   readonly workflowFile?: string | undefined;
   /** The New Fork editor's workflow (untrusted, checked against the shared schema), instead of a file. */
   readonly workflow?: unknown;
@@ -53,7 +62,7 @@ export interface CreateForkInput {
 
 export interface CreatedFork {
   readonly record: ForkRecord;
-  /** The target had uncommitted changes; they are not part of the fork (it starts from HEAD). */
+  /** The target had uncommitted changes; they are not part of the fork (it starts from HEAD, or a follow-up from its parent's result). */
   readonly repoDirty: boolean;
   /** The ignored files `.worktreeinclude` copies into each worktree (names and sizes), for the operator to see. */
   readonly worktreeInclude: readonly IncludeListEntry[];
@@ -69,10 +78,19 @@ const MAX_OBJECTIVE_BYTES = 64 * 1024;
  */
 export async function createFork(ctx: OrchestratorContext, input: CreateForkInput): Promise<CreatedFork> {
   const objective = validObjective(input.objective);
-  const { profiles, schemaVersion } = resolveProfiles(input.executors, ctx);
-  const budget = validBudget(input.budgetSeconds, input.maxAttempts, input.budgetTokens);
-  const repo = await repositoryInfo(input.repo);
-  const loaded = await resolveWorkflow({ file: input.workflowFile, inline: input.workflow }, repo.root, ctx.env);
+  const parent = input.from === undefined ? null : await followUpParent(ctx, input.from, input.repo);
+  const executors = input.executors ?? parent?.executors;
+  if (executors === undefined) throw new CitadelError('EXECUTOR_SELECTION_MISSING', 'name the executors (--runtimes or --executors)');
+  const { profiles, schemaVersion } = resolveProfiles(executors, ctx);
+  const budget = parent !== null && input.budgetSeconds === undefined && input.maxAttempts === undefined && input.budgetTokens === undefined
+    ? parent.contract.budget
+    : validBudget(input.budgetSeconds, input.maxAttempts, input.budgetTokens);
+  const repoPath = parent?.repoRoot ?? input.repo;
+  if (repoPath === undefined) throw new CitadelError('USAGE_ERROR', 'name the target repository');
+  const repo = await repositoryInfo(repoPath);
+  const loaded = parent !== null && input.workflowFile === undefined && input.workflow === undefined
+    ? parentWorkflow(parent.contract)
+    : await resolveWorkflow({ file: input.workflowFile, inline: input.workflow }, repo.root, ctx.env);
   if (loaded.workflow.setup?.some((step) => usesNpmConfig(step.command)) === true) safeNpmCacheRoot(ctx, repo.root);
   // Refused here (a tracked file, a symlink, a path outside the repository), before any fork state exists.
   const includes = await resolveWorktreeIncludes(repo.root);
@@ -89,6 +107,8 @@ export async function createFork(ctx: OrchestratorContext, input: CreateForkInpu
   const forkId = newForkId(ctx.now().getTime());
   await assertDeliveryNamespaceFree(repo.root, profiles.map((profile) => gitBranchName(forkId, branchIdFor(profile.profile_id))));
 
+  // A follow-up starts from its parent branch's result, whatever the target's HEAD is now.
+  const baseRevision = parent?.lineage.parent_result_commit ?? repo.head;
   const core: ContractV1 = {
     objective_digest: sha256Digest(objective),
     scope: { repository: 'whole', effects: 'branch_worktree' },
@@ -96,11 +116,12 @@ export async function createFork(ctx: OrchestratorContext, input: CreateForkInpu
     budget,
     workflow: loaded.workflow,
     verifier: loaded.verifier,
-    base_revision: repo.head,
+    base_revision: baseRevision,
     containment,
     fork_id: forkId,
     target_repository_digest: targetDigest,
     ...(includes === null ? {} : { worktree_include: [...includes.entries] }),
+    ...(parent === null ? {} : { lineage: parent.lineage }),
   };
   const contract: ContractV1 | ContractV2 =
     schemaVersion === 1
@@ -115,7 +136,7 @@ export async function createFork(ctx: OrchestratorContext, input: CreateForkInpu
     revision: 0,
     state: 'pending',
     created_at: at,
-    base_revision: repo.head,
+    base_revision: baseRevision,
     contract_digest: digestOf(contract),
     executor_set_digest: schemaVersion === 2 ? executorSetDigest(profiles) : null,
     history: [{ state: 'pending', at }],
@@ -147,6 +168,7 @@ export async function createFork(ctx: OrchestratorContext, input: CreateForkInpu
     const journal = await files.journal();
     await journal.intent('fork.create', forkId);
     await writePrivateFile(files.path('objective'), objective);
+    if (parent !== null) await writePrivateFile(files.path('parentObjective'), parent.objective);
     await writePrivateJson(files.path('request'), request);
     await writePrivateJson(files.path('signer'), signerRecord);
     await writePrivateJson(files.path('contract'), contract);
@@ -159,6 +181,11 @@ export async function createFork(ctx: OrchestratorContext, input: CreateForkInpu
   });
   ctx.events({ type: 'fork_state', fork_id: forkId, state: 'pending', revision: 0 });
   return { record, repoDirty: repo.dirty, worktreeInclude: includeListOf(includes?.entries ?? []), workflowFoundInRepository: loaded.foundInRepository };
+}
+
+/** A follow-up with no workflow named runs its parent's, as the parent's contract froze it (confirmed when the parent started). */
+function parentWorkflow(contract: Contract): LoadedWorkflow {
+  return { workflow: contract.workflow, verifier: contract.verifier, protectedPaths: contract.policy.protected_paths, foundInRepository: null, repositoryFile: null };
 }
 
 /**

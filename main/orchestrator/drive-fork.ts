@@ -1,5 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import path from 'node:path';
+import { sha256Digest } from '../../shared/digest';
 import { CitadelError, type ErrorCode } from '../../shared/errors';
 import { branchIdFor } from '../../shared/executors/executor-set-description';
 import type { Contract } from '../../shared/fork/contract';
@@ -27,7 +28,7 @@ import { resultBranchHead } from './delivery-namespace';
 import type { OrchestratorContext } from '../host/context';
 import { ExpectedContainmentSchema, type ExpectedContainment } from './expected-containment';
 import { ForkRequestSchema, SignerRecordSchema, type ForkRequest } from '../../shared/fork/fork-request';
-import { branchPortBlock, launchBranch, type LaunchOutcome } from './launch-branch';
+import { branchPortBlock, launchBranch, type BranchTask, type LaunchOutcome } from './launch-branch';
 import { setupBranch } from './setup-branch';
 import { commitTransition, type BranchChange } from '../store/record-transitions';
 import { stopBranchRun, stopEndedRun, stopRequested, stopStatus } from './stop-branch-run';
@@ -66,13 +67,23 @@ interface LoadedFork {
   record: ForkRecord;
   contract: Contract;
   request: ForkRequest;
-  objective: string;
+  task: BranchTask;
 }
 
 async function loadFork(ctx: OrchestratorContext, record: ForkRecord, contract: Contract): Promise<LoadedFork> {
   const request = await ctx.store.readJson(record.fork_id, 'request', ForkRequestSchema);
   const objective = await ctx.store.readText(record.fork_id, 'objective');
-  return { record, contract, request, objective };
+  return { record, contract, request, task: { objective, parentObjective: await parentObjectiveOf(ctx, record.fork_id, contract) } };
+}
+
+/** A follow-up's copy of its parent's objective, only as the contract's lineage binds it: a changed copy is refused, never shown to an agent. */
+async function parentObjectiveOf(ctx: OrchestratorContext, forkId: string, contract: Contract): Promise<string | null> {
+  if (contract.lineage === undefined) return null;
+  const text = await ctx.store.readText(forkId, 'parentObjective');
+  if (sha256Digest(text) !== contract.lineage.parent_objective_digest) {
+    throw new CitadelError('FORK_RECORD_INVALID', `the parent objective kept by fork ${forkId} is not the one its contract binds`, { details: { fork_id: forkId } });
+  }
+  return text;
 }
 
 /** The drive of a fork whose contract no longer verifies: any live run is stopped, and its branches blocked. */
@@ -365,7 +376,7 @@ class ForkDriver {
     let outcome: LaunchOutcome;
     try {
       if (!profile) throw new CitadelError('FORK_RECORD_INVALID', `no profile recorded for ${branch.branch_id}`);
-      outcome = await launchBranch(this.ctx, this.journal, this.record.fork_id, branch, profile, this.fork.contract, this.fork.objective, this.worktreeOf(branch), standby);
+      outcome = await launchBranch(this.ctx, this.journal, this.record.fork_id, branch, profile, this.fork.contract, this.fork.task, this.worktreeOf(branch), standby);
     } catch (error) {
       // This machine cannot launch at all (a sandbox gone since creation, no supervisor to start):
       // the drive fails with that code, which the operator sees, instead of blocking each branch.

@@ -9,6 +9,7 @@ import { storedFileMaxBytes } from '../store/fork-layout';
 import { readBoundedBytes } from '../store/read-bounded-text';
 import { readStoredJson, UNTRUSTED } from '../store/read-stored-json';
 import { verifiedContract } from './contract-standing';
+import { forkFamily } from './fork-family';
 
 /**
  * A fork's local labels (issue 14): the title is the first line of `objective.txt`, shown only when
@@ -42,5 +43,7 @@ async function titleOf(ctx: Pick<OrchestratorContext, 'store'>, forkId: string, 
 
 /** One fork's status as `fork status ID` and Mission Control show it: the record's projection with its labels. */
 export async function labelledStatus(ctx: Pick<OrchestratorContext, 'store'>, record: ForkRecord): Promise<ForkStatus> {
-  return forkStatusOf(record, await forkLabels(ctx, record.fork_id, await verifiedContract(ctx, record)));
+  const contract = await verifiedContract(ctx, record);
+  const [labels, family] = await Promise.all([forkLabels(ctx, record.fork_id, contract), forkFamily(ctx, record.fork_id, contract)]);
+  return forkStatusOf(record, labels, family);
 }

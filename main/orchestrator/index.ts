@@ -46,6 +46,7 @@ export { exportIssuerKey } from '../evidence/attestation/issuer-public-key';
 export { verifyAttestation, type AttestationFiles } from '../evidence/attestation/verify-files';
 export { verifyBundle } from '../evidence/attestation/verify-bundle';
 export { branchOutput, branchLog } from './branch-output';
+export { followUpDraft } from './follow-up-parent';
 
 /**
  * One fork's record as it is on disk; a fork whose stored contract no longer verifies reads as

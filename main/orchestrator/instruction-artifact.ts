@@ -3,12 +3,27 @@ import type { Workflow } from '../../shared/fork/workflow';
 /**
  * The runtime-local instruction artifact, given on stdin (decisions D5): the objective, the
  * workflow steps in order, and the rules of the worktree. Identical for every branch of a fork
- * except nothing: branches must receive the same declared work.
+ * except nothing: branches must receive the same declared work. A follow-up (issue 32) is told the
+ * objective it continues as context: the earlier work is already in its worktree, the objective is its task.
  */
-export function instructionArtifact(objective: string, workflow: Workflow, protectedPaths: readonly string[]): string {
+export function instructionArtifact(objective: string, workflow: Workflow, protectedPaths: readonly string[], parentObjective: string | null = null): string {
+  const context =
+    parentObjective === null
+      ? []
+      : [
+          '# Context: the work this continues',
+          '',
+          'This worktree already holds the result of an earlier objective, given here as context only:',
+          '',
+          ...parentObjective.trim().split('\n').map((line) => `> ${line}`),
+          '',
+          'Build on that work. Your task is the objective below.',
+          '',
+        ];
   const steps = workflow.steps.map((step, i) => `${i + 1}. [${step.id}] ${step.instruction}`).join('\n');
   const protectedList = protectedPaths.length === 0 ? '(none)' : protectedPaths.map((p) => `- ${p}`).join('\n');
   return [
+    ...context,
     '# Objective',
     '',
     objective.trim(),

@@ -30,7 +30,8 @@ export type ExecutorSource =
   | { readonly kind: 'choice'; readonly choice: z.infer<typeof ExecutorChoiceSchema> };
 
 export interface StartRequest extends Omit<CreateForkInput, 'executors'> {
-  readonly executors: ExecutorSource;
+  /** Absent only for a follow-up (`from`), which runs its parent's executor set. */
+  readonly executors?: ExecutorSource | undefined;
 }
 
 export interface StartOptions {
@@ -46,7 +47,7 @@ export interface StartOptions {
  * the journal exactly as a waiting start keeps them, so a crash mid-setup resumes as it always did.
  */
 export async function startFork(ctx: OrchestratorContext, request: StartRequest, options: StartOptions): Promise<CreatedFork> {
-  const created = await createFork(ctx, { ...request, executors: await executorInput(request.executors) });
+  const created = await createFork(ctx, { ...request, executors: request.executors === undefined ? undefined : await executorInput(request.executors) });
   options.onCreated?.(created);
   const forkId = created.record.fork_id;
   if (typeof options.collect === 'object') {

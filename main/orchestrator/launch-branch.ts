@@ -46,6 +46,12 @@ export type LaunchFacts = z.infer<typeof LaunchFactsSchema>;
 
 const KILL_GRACE_MS = 5000;
 
+/** What a branch is asked to do: the fork's objective, and for a follow-up the objective it continues (context). */
+export interface BranchTask {
+  readonly objective: string;
+  readonly parentObjective: string | null;
+}
+
 export type LaunchOutcome = { kind: 'running' | 'exited'; status: RunStatus } | { kind: 'not_started'; failure: FailureCode } | { kind: 'in_doubt' };
 
 /**
@@ -61,7 +67,7 @@ export async function launchBranch(
   branch: BranchRecord,
   profile: RuntimeProfile,
   contract: Contract,
-  objective: string,
+  task: BranchTask,
   worktree: string,
   standby?: StandbySupervisor,
 ): Promise<LaunchOutcome> {
@@ -72,7 +78,7 @@ export async function launchBranch(
   const containment = containmentOf(contract);
   // The same profile and containment always give the same canonical argv (decisions D5).
   const invocation = adapter.invocation(profile, containment.mode);
-  const instruction = instructionArtifact(objective, contract.workflow, contract.policy.protected_paths);
+  const instruction = instructionArtifact(task.objective, contract.workflow, contract.policy.protected_paths, task.parentObjective);
   await writePrivateFile(files.instruction, instruction);
   // Probed before the launch intent: a sandbox gone since the fork was created stops the drive
   // (fail closed) and leaves the branch pending, to launch once the backend works again.

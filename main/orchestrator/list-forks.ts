@@ -1,9 +1,11 @@
 import { isCitadelError } from '../../shared/errors';
 import { forkStatusOf } from '../../shared/fork/fork-status';
-import type { ForkListing } from '../../shared/fork/fork-summary';
+import type { ForkListing, ForkProblem, ListedFork } from '../../shared/fork/fork-summary';
+import type { Lineage } from '../../shared/fork/lineage';
 import type { OrchestratorContext } from '../host/context';
 import { verifiedContract, withContractStanding } from './contract-standing';
 import { forkLabels } from './fork-labels';
+import { childrenByParent } from './fork-family';
 
 /**
  * Every fork under the root, as `fork status` would show it (a fork whose contract no longer
@@ -12,20 +14,24 @@ import { forkLabels } from './fork-labels';
  */
 export async function listForks(ctx: OrchestratorContext): Promise<ForkListing[]> {
   const ids = await ctx.store.listForkIds();
-  return Promise.all(
-    ids.map(async (id): Promise<ForkListing> => {
+  const lineages = new Map<string, Lineage | undefined>();
+  const listed = await Promise.all(
+    ids.map(async (id): Promise<ListedFork | ForkProblem> => {
       try {
         const record = await ctx.store.readRecord(id);
         // The contract is read once for both: only a fork whose contract does not verify has its standing worked out again.
         const contract = await verifiedContract(ctx, record);
+        lineages.set(id, contract?.lineage);
         const shown = contract === null ? await withContractStanding(ctx, record) : record;
         // The record's own history, already read: the list's elapsed time costs no other read.
         const runningSince = shown.state === 'running' ? (shown.history.findLast((h) => h.state === 'running')?.at ?? null) : null;
-        return { ...forkStatusOf(shown, await forkLabels(ctx, id, contract)), running_since: runningSince };
+        return { ...forkStatusOf(shown, await forkLabels(ctx, id, contract), { lineage: contract?.lineage ?? null, children: [] }), running_since: runningSince };
       } catch (error) {
         if (!isCitadelError(error)) throw error;
         return { fork_id: id, state: 'unknown', problem: error.code };
       }
     }),
   );
+  const children = childrenByParent(lineages);
+  return listed.map((fork) => ('problem' in fork ? fork : { ...fork, children: children.get(fork.fork_id) ?? [] }));
 }

@@ -7,6 +7,8 @@ export const FORK_FILES = {
   contract: 'contract.json',
   request: 'request.json',
   objective: 'objective.txt',
+  /** Issue 32: a follow-up's copy of its parent's objective (the agent's context), bound by the contract's lineage digest. */
+  parentObjective: 'parent-objective.txt',
   signer: 'signer.json',
   journal: 'journal.jsonl',
   /** The fork lock: a directory, held while a process changes the fork. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DigestSchema } from '../digest';
 import { ContractContainmentSchema } from './containment-facts';
 import { CommitShaSchema, ForkIdSchema, IssuerIdSchema } from './ids';
+import { LineageSchema } from './lineage';
 import { VerifierSchema, WorkflowSchema } from './workflow';
 
 /**
@@ -78,6 +79,11 @@ const ContractCore = {
    * every branch worktree. Absent: the repository had no `.worktreeinclude` (and earlier contracts keep their digest).
    */
   worktree_include: z.array(WorktreeIncludeEntrySchema).optional(),
+  /**
+   * Issue 32: the branch this fork continues (its base revision is that branch's result). Absent
+   * for a first fork, so every contract written before keeps its digest.
+   */
+  lineage: LineageSchema.optional(),
 };
 
 /** Schema 1 (`--runtimes`): the shared operation contract of decisions D3. */

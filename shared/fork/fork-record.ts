@@ -6,6 +6,7 @@ import { RuntimeLabelSchema } from '../executors/runtime-profile';
 import { BRANCH_STATES, FORK_STATES } from './fork-states';
 import { BranchIdSchema, CommitShaSchema, ForkIdSchema, gitBranchName } from './ids';
 import { IsoTimeSchema } from '../iso-time';
+import { ChildForkSchema, LineageSchema } from './lineage';
 
 /** Parent fork states (spec/operation-fork.md, States; the names in fork-states.ts). */
 export const ForkStateSchema = z.enum(FORK_STATES);
@@ -84,6 +85,10 @@ export const ForkStatusSchema = z.strictObject({
   title_standing: z.enum(['verified', 'unverified']),
   /** The target repository's folder name (issue 14), local like the title; null when the fork's request cannot be read. */
   repo_name: z.string().nullable(),
+  /** Issue 32: the branch this fork continues, from its verified contract; null for a first fork (or when the contract does not verify). */
+  lineage: LineageSchema.nullable(),
+  /** Issue 32: the forks that continue one of this fork's branches, each found by its own verified contract, oldest first. */
+  children: z.array(ChildForkSchema),
   branches: z.array(
     z.strictObject({
       branch_id: BranchIdSchema,

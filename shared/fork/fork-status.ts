@@ -3,6 +3,9 @@ import type { ForkRecord, ForkStatus } from './fork-record';
 /** What tells forks apart (issue 14): local, private labels, read beside the record and never published. */
 export type ForkLabels = Pick<ForkStatus, 'title' | 'title_standing' | 'repo_name'>;
 
+/** A fork's place in its chain (issue 32): its verified lineage, and the forks that continue it. */
+export type ForkFamily = Pick<ForkStatus, 'lineage' | 'children'>;
+
 /** The longest title shown; a longer first line is cut and ends with an ellipsis. */
 export const TITLE_MAX_CHARS = 80;
 
@@ -26,7 +29,7 @@ export function objectiveTitle(objective: string): string | null {
 }
 
 /** The D13 status projection of a fork record, with its local labels. */
-export function forkStatusOf(record: ForkRecord, labels: ForkLabels): ForkStatus {
+export function forkStatusOf(record: ForkRecord, labels: ForkLabels, family: ForkFamily): ForkStatus {
   return {
     fork_id: record.fork_id,
     schema_version: record.schema_version,
@@ -40,6 +43,8 @@ export function forkStatusOf(record: ForkRecord, labels: ForkLabels): ForkStatus
     title: labels.title,
     title_standing: labels.title_standing,
     repo_name: labels.repo_name,
+    lineage: family.lineage,
+    children: family.children,
     branches: record.branches.map((b) => ({
       branch_id: b.branch_id,
       profile_id: b.profile_id,

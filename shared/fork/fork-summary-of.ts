@@ -26,6 +26,7 @@ export function forkSummaryOf(status: ForkStatus, runningSince: string | null): 
     repo_name: status.repo_name,
     branches,
     running_since: status.state === 'running' ? runningSince : null,
+    parent: status.lineage === null ? null : { fork_id: status.lineage.parent_fork_id, branch_id: status.lineage.parent_branch_id },
     needs_decision: needsDecision({ state: status.state, branches }),
     outcome: forkOutcomeOf({ state: status.state, branches }),
   };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ForkStatusSchema, type ForkStatus } from './fork-record';
 import { FORK_OUTCOME_KINDS } from './fork-triage';
 import { BranchIdSchema } from './ids';
+import { ParentRefSchema } from './lineage';
 import { IsoTimeSchema } from '../iso-time';
 
 /** A settled, undecided fork's outcome at a glance (shared/fork/fork-triage.ts), from its record. */
@@ -33,6 +34,8 @@ export const ForkSummarySchema = ForkStatusSchema.pick({
   ),
   /** When the fork last started running, from its record's history; null unless it is running. */
   running_since: IsoTimeSchema.nullable(),
+  /** Issue 32: the branch this fork continues (from its verified contract); its children are the list's forks that name it. */
+  parent: ParentRefSchema.nullable(),
   /** Issue 29's triage: the one rule of fork-triage.ts, and the outcome it reads (null while running or once decided). */
   needs_decision: z.boolean(),
   outcome: ForkOutcomeSchema.nullable(),

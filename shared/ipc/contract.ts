@@ -9,7 +9,8 @@ import { ContainmentChoiceSchema, ReceiptContainmentSchema } from '../fork/conta
 import { ForkContainmentSchema } from '../fork/containment-display';
 import { MAX_ATTEMPTS_LIMIT, MAX_BUDGET_TOKENS } from '../fork/contract';
 import { ForkEventSchema, PastForkEventSchema } from '../fork/events';
-import { BranchIdSchema, ForkIdSchema } from '../fork/ids';
+import { BranchIdSchema, CommitShaSchema, ForkIdSchema } from '../fork/ids';
+import { ParentRefSchema } from '../fork/lineage';
 import { ForkStatusSchema } from '../fork/fork-record';
 import { ForkOverviewSchema } from '../fork/fork-overview';
 import { LandingCheckSchema, SelectionRecordSchema } from '../fork/landing';
@@ -71,6 +72,11 @@ export const StartForkRequestSchema = z.strictObject({
   include_confirmed: DigestSchema.nullable().optional(),
   /** The digest of the repository's own workflow file the operator ticked in the preview (issue 30); it confirms that file only. */
   workflow_confirmed: DigestSchema.nullable().optional(),
+  /**
+   * Issue 32: continue from this branch. The fork starts from its result commit, in its repository;
+   * with no workflow (neither file nor document) it runs the parent's, and with no budget the parent's.
+   */
+  from: ParentRefSchema.nullable().optional(),
 });
 export type StartForkRequest = z.infer<typeof StartForkRequestSchema>;
 
@@ -147,6 +153,23 @@ export const OpenedArtifactSchema = z.strictObject({
   document: z.json(),
 });
 
+/**
+ * Issue 32: what New Fork is pre-filled with to continue from a branch, after the same checks a
+ * start makes (a branch nothing can continue from is refused here, with the start's code).
+ */
+export const FollowUpDraftSchema = z.strictObject({
+  from: ParentRefSchema,
+  /** The parent's target repository: the follow-up lands there. */
+  repo: z.string(),
+  executors: ExecutorChoiceSchema,
+  /** The parent's objective's title (local, like every title). */
+  parent_title: z.string().nullable(),
+  parent_branch_state: z.enum(['passed', 'failed']),
+  parent_failure_code: z.string().nullable(),
+  parent_result_commit: CommitShaSchema,
+});
+export type FollowUpDraft = z.infer<typeof FollowUpDraftSchema>;
+
 const CONTRACT = defineChannels('citadel', {
   listForks: { request: ListForksRequestSchema, response: ListForksResponseSchema },
   forkStatus: { request: Fork, response: ForkStatusSchema },
@@ -158,6 +181,7 @@ const CONTRACT = defineChannels('citadel', {
   forkTimeline: { request: Fork, response: z.array(PastForkEventSchema).max(20_000) },
   previewFork: { request: PreviewForkRequestSchema, response: StartPreviewSchema },
   startFork: { request: StartForkRequestSchema, response: ForkStatusSchema },
+  followUpDraft: { request: ParentRefSchema, response: FollowUpDraftSchema },
   /**
    * The workflow the New Fork editor starts from: the named file's, else the repository's own
    * `.citadel/workflow.json` (`found_in_repository`), else the built-in one.

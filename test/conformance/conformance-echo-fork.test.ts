@@ -49,7 +49,7 @@ describe('a runtime registered only in tests', () => {
 
     expect(record).toMatchObject({ schema_version: 2, state: 'ready' });
     const status = await labelledStatus(ctx, record);
-    expect(status).toMatchObject({ title: 'Fix the sum function', repo_name: path.basename(input.repo) });
+    expect(status).toMatchObject({ title: 'Fix the sum function', repo_name: path.basename(String(input.repo)) });
     expect(status.branches.map((b) => [b.branch_id, b.runtime, b.state, b.failure_code])).toEqual([
       ['branch-claude-sonnet', 'claude', 'failed', 'VERIFIER_FAILED'],
       ['branch-echo', 'conformance-echo', 'passed', null],

@@ -56,6 +56,7 @@ const VALID: Record<ChannelName, unknown> = {
   deleteProfileSet: { name: 'local models' },
   branchOutput: { fork_id: FORK, branch_id: 'branch-claude' },
   branchLog: { fork_id: FORK, branch_id: 'branch-claude', which: 'verifier:workflow_verifier' },
+  followUpDraft: { fork_id: FORK, branch_id: 'branch-claude' },
 };
 
 /** At least one malformed request per channel, each one the schema must refuse. */
@@ -100,6 +101,7 @@ const MALFORMED: Record<ChannelName, unknown[]> = {
   deleteProfileSet: [{}, { name: ' padded ' }],
   branchOutput: [{ fork_id: FORK }, { fork_id: FORK, branch_id: '../x' }],
   branchLog: [{ fork_id: FORK, branch_id: 'branch-claude', which: 'setup:../../contract' }, { fork_id: FORK, branch_id: 'branch-claude', which: 'verifier:rm' }],
+  followUpDraft: [{ fork_id: FORK, branch_id: '../branch-claude' }, { fork_id: FORK }],
 };
 
 const APP_URL = 'app://citadel/index.html';

@@ -52,6 +52,7 @@ const VALID: Record<ChannelName, Record<string, unknown>> = {
   deleteProfileSet: { name: 'local models' },
   branchOutput: { fork_id: FORK_ID, branch_id: 'branch-claude' },
   branchLog: { fork_id: FORK_ID, branch_id: 'branch-claude', which: 'stdout' },
+  followUpDraft: { fork_id: FORK_ID, branch_id: 'branch-claude' },
 };
 
 const SPECIFIC: Partial<Record<ChannelName, Record<string, unknown>[]>> = {
@@ -90,6 +91,7 @@ const SPECIFIC: Partial<Record<ChannelName, Record<string, unknown>[]>> = {
   openArtifact: [{ text: 5 }, { text: 'x'.repeat(16 * 1024 * 1024 + 1) }],
   validateExecutors: [{ text: null }],
   branchLog: [{ ...VALID.branchLog, which: 'setup:../contract' }, { ...VALID.branchLog, which: 'stdout.log' }],
+  followUpDraft: [{ fork_id: FORK_ID, branch_id: 'branch claude' }, { fork_id: 'fork-x', branch_id: 'branch-claude' }],
 };
 
 function malformed(channel: ChannelName): unknown[] {

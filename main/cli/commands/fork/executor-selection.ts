@@ -16,10 +16,17 @@ export function addExecutorSelectionOptions(command: Command): Command {
  * or created; a conflict is a usage error.
  */
 export function executorSelectionFrom(options: { runtimes?: string | undefined; executors?: string | undefined }): ExecutorSelection {
+  const selection = optionalExecutorSelection(options);
+  if (selection === null) throw new CitadelError('EXECUTOR_SELECTION_MISSING', 'name the executors with --runtimes LIST or --executors FILE');
+  return selection;
+}
+
+/** The same rule where naming none is allowed (a follow-up runs its parent's executors): null when neither is given. */
+export function optionalExecutorSelection(options: { runtimes?: string | undefined; executors?: string | undefined }): ExecutorSelection | null {
   if (options.runtimes !== undefined && options.executors !== undefined) {
     throw new CitadelError('EXECUTOR_SELECTION_CONFLICT', '--runtimes and --executors are mutually exclusive; give one');
   }
   if (options.executors !== undefined) return { kind: 'executors', file: options.executors };
   if (options.runtimes !== undefined) return { kind: 'runtimes', list: options.runtimes };
-  throw new CitadelError('EXECUTOR_SELECTION_MISSING', 'name the executors with --runtimes LIST or --executors FILE');
+  return null;
 }

@@ -101,49 +101,67 @@ export const listForksResponseParser = (() => {
           if (!c2.test(v29)) return INVALID;
           v30 = v29;
         }
-        const v31 = v3["needs_decision"];
-        if (typeof v31 !== "boolean") return INVALID;
-        const v32 = v3["outcome"];
-        let v33 = null;
-        if (v32 !== null) {
-          if (typeof v32 !== "object" || v32 === null || Array.isArray(v32)) return INVALID;
-          const v34 = v32["kind"];
-          if (!c9.has(v34)) return INVALID;
-          const v35 = v32["branch_ids"];
-          if (!Array.isArray(v35)) return INVALID;
-          const v36 = new Array(v35.length);
-          for (let v37 = 0; v37 < v35.length; v37++) {
-            const v38 = v35[v37];
-            if (typeof v38 !== "string") return INVALID;
-            c4.lastIndex = 0;
-            if (!c4.test(v38)) return INVALID;
-            v36[v37] = v38;
+        const v31 = v3["parent"];
+        let v32 = null;
+        if (v31 !== null) {
+          if (typeof v31 !== "object" || v31 === null || Array.isArray(v31)) return INVALID;
+          const v33 = v31["fork_id"];
+          if (typeof v33 !== "string") return INVALID;
+          c0.lastIndex = 0;
+          if (!c0.test(v33)) return INVALID;
+          const v34 = v31["branch_id"];
+          if (typeof v34 !== "string") return INVALID;
+          c4.lastIndex = 0;
+          if (!c4.test(v34)) return INVALID;
+          for (const k in v31) {
+            if (k !== "fork_id" && k !== "branch_id") return INVALID;
           }
-          for (const k in v32) {
+          const v35 = { "fork_id": v33, "branch_id": v34 };
+          v32 = v35;
+        }
+        const v36 = v3["needs_decision"];
+        if (typeof v36 !== "boolean") return INVALID;
+        const v37 = v3["outcome"];
+        let v38 = null;
+        if (v37 !== null) {
+          if (typeof v37 !== "object" || v37 === null || Array.isArray(v37)) return INVALID;
+          const v39 = v37["kind"];
+          if (!c9.has(v39)) return INVALID;
+          const v40 = v37["branch_ids"];
+          if (!Array.isArray(v40)) return INVALID;
+          const v41 = new Array(v40.length);
+          for (let v42 = 0; v42 < v40.length; v42++) {
+            const v43 = v40[v42];
+            if (typeof v43 !== "string") return INVALID;
+            c4.lastIndex = 0;
+            if (!c4.test(v43)) return INVALID;
+            v41[v42] = v43;
+          }
+          for (const k in v37) {
             if (k !== "kind" && k !== "branch_ids") return INVALID;
           }
-          const v39 = { "kind": v34, "branch_ids": v36 };
-          v33 = v39;
+          const v44 = { "kind": v39, "branch_ids": v41 };
+          v38 = v44;
         }
         for (const k in v3) {
-          if (k !== "fork_id" && k !== "demo" && k !== "state" && k !== "revision" && k !== "created_at" && k !== "title" && k !== "title_standing" && k !== "repo_name" && k !== "branches" && k !== "running_since" && k !== "needs_decision" && k !== "outcome") return INVALID;
+          if (k !== "fork_id" && k !== "demo" && k !== "state" && k !== "revision" && k !== "created_at" && k !== "title" && k !== "title_standing" && k !== "repo_name" && k !== "branches" && k !== "running_since" && k !== "parent" && k !== "needs_decision" && k !== "outcome") return INVALID;
         }
-        const v40 = { "fork_id": v5, "demo": v6, "state": v7, "revision": v8, "created_at": v9, "title": v11, "title_standing": v12, "repo_name": v14, "branches": v16, "running_since": v30, "needs_decision": v31, "outcome": v33 };
-        return v40;
+        const v45 = { "fork_id": v5, "demo": v6, "state": v7, "revision": v8, "created_at": v9, "title": v11, "title_standing": v12, "repo_name": v14, "branches": v16, "running_since": v30, "parent": v32, "needs_decision": v36, "outcome": v38 };
+        return v45;
       })();
       if (v4 === INVALID) v4 = (() => {
         if (typeof v3 !== "object" || v3 === null || Array.isArray(v3)) return INVALID;
-        const v41 = v3["fork_id"];
-        if (typeof v41 !== "string") return INVALID;
-        const v42 = v3["state"];
-        if (v42 !== "unknown") return INVALID;
-        const v43 = v3["problem"];
-        if (typeof v43 !== "string") return INVALID;
+        const v46 = v3["fork_id"];
+        if (typeof v46 !== "string") return INVALID;
+        const v47 = v3["state"];
+        if (v47 !== "unknown") return INVALID;
+        const v48 = v3["problem"];
+        if (typeof v48 !== "string") return INVALID;
         for (const k in v3) {
           if (k !== "fork_id" && k !== "state" && k !== "problem") return INVALID;
         }
-        const v44 = { "fork_id": v41, "state": v42, "problem": v43 };
-        return v44;
+        const v49 = { "fork_id": v46, "state": v47, "problem": v48 };
+        return v49;
       })();
       if (v4 === INVALID) return INVALID;
       v1[v2] = v4;
@@ -151,7 +169,7 @@ export const listForksResponseParser = (() => {
     for (const k in input) {
       if (k !== "forks") return INVALID;
     }
-    const v45 = { "forks": v1 };
-    return v45;
+    const v50 = { "forks": v1 };
+    return v50;
   };
 })();

@@ -1,0 +1,120 @@
+import { sha256Digest } from '../../shared/digest';
+import { CitadelError } from '../../shared/errors';
+import type { Contract } from '../../shared/fork/contract';
+import { ForkRequestSchema } from '../../shared/fork/fork-request';
+import type { Lineage, ParentRef } from '../../shared/fork/lineage';
+import { ExecutorProfileV2Schema } from '../../shared/executors/profile-schema';
+import { objectiveTitle } from '../../shared/fork/fork-status';
+import type { FollowUpDraft } from '../../shared/ipc/contract';
+import { verifyFork } from '../evidence/verify-fork';
+import { revParse } from '../git/refs';
+import { repositoryInfo } from '../git/repository';
+import type { OrchestratorContext } from '../host/context';
+import { targetRepositoryDigest } from '../landing/target-identity';
+import { storedFileMaxBytes } from '../store/fork-layout';
+import { readBoundedBytes } from '../store/read-bounded-text';
+import { readStoredJson, UNTRUSTED } from '../store/read-stored-json';
+import type { ExecutorInput } from './create-fork';
+
+/** What a follow-up takes from the branch it continues, every part re-verified from the parent's files. */
+export interface FollowUpParent {
+  readonly lineage: Lineage;
+  /** The parent's objective (the agent's context), the one its verified contract binds. */
+  readonly objective: string;
+  readonly contract: Contract;
+  /** The parent's target repository, as `repositoryInfo` reads it. */
+  readonly repoRoot: string;
+  /** The parent's executor set, as its signed set (or schema 1's legacy runtimes) has it. */
+  readonly executors: ExecutorInput;
+}
+
+/**
+ * The parent of `fork start --from` (issue 32), refused before any state of the follow-up exists:
+ * its contract must verify (PARENT_CONTRACT_UNVERIFIED), the branch must have a verified receipt
+ * (PARENT_RECEIPT_UNVERIFIED; a failed branch's counts), the target must be the repository the
+ * parent's contract binds (PARENT_TARGET_MISMATCH), and the branch's result commit must still be in
+ * it (PARENT_RESULT_MISSING). `repo` is the operator's repository argument, when one was given.
+ */
+export async function followUpParent(ctx: OrchestratorContext, ref: ParentRef, repo: string | undefined): Promise<FollowUpParent> {
+  const verified = await verifyFork(ctx, ref.fork_id);
+  const contract = verified.contract;
+  if (contract === null || verified.forkReasons.includes('contract_digest_mismatch')) {
+    throw new CitadelError('PARENT_CONTRACT_UNVERIFIED', `the contract of fork ${ref.fork_id} does not match its digest: nothing can continue from it`, { details: { ...ref } });
+  }
+  const evidence = verified.branches.find((b) => b.branch_id === ref.branch_id);
+  if (evidence === undefined) throw new CitadelError('BRANCH_NOT_FOUND', `fork ${ref.fork_id} has no branch ${ref.branch_id}`, { details: { ...ref } });
+  if (!evidence.receipt_verified || evidence.receipt === null || evidence.execution_receipt_digest === null) {
+    const reasons = evidence.reasons.join(', ') || 'no receipt';
+    throw new CitadelError('PARENT_RECEIPT_UNVERIFIED', `branch ${ref.branch_id} of fork ${ref.fork_id} has no verified receipt here (${reasons}): a follow-up starts only from verified work`, {
+      details: { ...ref, reasons: [...evidence.reasons] },
+    });
+  }
+  const objective = await verifiedObjective(ctx, ref, contract);
+  const repoRoot = await parentTarget(ctx, ref, contract, repo);
+  const resultCommit = evidence.receipt.result_commit ?? evidence.receipt.base_revision;
+  if ((await revParse(repoRoot, resultCommit)) !== resultCommit) {
+    throw new CitadelError('PARENT_RESULT_MISSING', `the result commit ${resultCommit} of ${ref.fork_id}/${ref.branch_id} is no longer in the target repository`, {
+      details: { ...ref, result_commit: resultCommit },
+    });
+  }
+  const request = await ctx.store.readJson(ref.fork_id, 'request', ForkRequestSchema);
+  return {
+    lineage: {
+      parent_fork_id: ref.fork_id,
+      parent_branch_id: ref.branch_id,
+      parent_contract_digest: verified.record.contract_digest,
+      parent_execution_receipt_digest: evidence.execution_receipt_digest,
+      parent_result_commit: resultCommit,
+      parent_objective_digest: contract.objective_digest,
+    },
+    objective,
+    contract,
+    repoRoot,
+    // verifyFork has held these profiles to the signed set (schema 2) or to the legacy runtimes (schema 1).
+    executors: verified.record.schema_version === 2 ? { kind: 'executors', profiles: request.profiles } : { kind: 'runtimes', list: request.profiles.map((p) => p.runtime).join(',') },
+  };
+}
+
+/**
+ * Mission Control's "Continue from this branch": the start's own checks, then what New Fork is
+ * pre-filled with (the parent's repository and executor set).
+ */
+export async function followUpDraft(ctx: OrchestratorContext, ref: ParentRef): Promise<FollowUpDraft> {
+  const parent = await followUpParent(ctx, ref, undefined);
+  const record = await ctx.store.readRecord(ref.fork_id);
+  const branch = record.branches.find((b) => b.branch_id === ref.branch_id);
+  const executors = parent.executors.kind === 'runtimes' ? parent.executors : { kind: 'executors' as const, profiles: ExecutorProfileV2Schema.array().parse(parent.executors.profiles) };
+  return {
+    from: ref,
+    repo: parent.repoRoot,
+    executors,
+    parent_title: objectiveTitle(parent.objective),
+    parent_branch_state: branch?.state === 'passed' ? 'passed' : 'failed',
+    parent_failure_code: branch?.failure_code ?? null,
+    parent_result_commit: parent.lineage.parent_result_commit,
+  };
+}
+
+async function verifiedObjective(ctx: OrchestratorContext, ref: ParentRef, contract: Contract): Promise<string> {
+  const file = ctx.store.file(ref.fork_id, 'objective');
+  const read = await readBoundedBytes(file, storedFileMaxBytes(file), 'refuse');
+  if (!read.ok || sha256Digest(read.bytes) !== contract.objective_digest) {
+    throw new CitadelError('PARENT_CONTRACT_UNVERIFIED', `the stored objective of fork ${ref.fork_id} is not the one its contract binds`, { details: { ...ref } });
+  }
+  return read.bytes.toString('utf8');
+}
+
+/** The parent's recorded target, held to the repository identity its contract binds; a `repo` given must be that repository. */
+async function parentTarget(ctx: OrchestratorContext, ref: ParentRef, contract: Contract, repo: string | undefined): Promise<string> {
+  const stored = await readStoredJson(ctx.store.file(ref.fork_id, 'request'), ForkRequestSchema, UNTRUSTED);
+  if (stored.status !== 'valid') throw new CitadelError('PARENT_TARGET_MISMATCH', `the target repository of fork ${ref.fork_id} cannot be read from its request`, { details: { ...ref } });
+  const root = (await repositoryInfo(stored.value.repo)).root;
+  const bound = contract.target_repository_digest;
+  if (bound !== undefined && (await targetRepositoryDigest(root)) !== bound) {
+    throw new CitadelError('PARENT_TARGET_MISMATCH', `the recorded target of fork ${ref.fork_id} is not the repository its contract binds`, { details: { ...ref } });
+  }
+  if (repo !== undefined && (await repositoryInfo(repo)).root !== root) {
+    throw new CitadelError('PARENT_TARGET_MISMATCH', `a follow-up of ${ref.fork_id} lands in its repository, ${root}; --repo names another`, { details: { ...ref, repo: root } });
+  }
+  return root;
+}

@@ -1,0 +1,44 @@
+import { ContractV1Schema } from '../../shared/fork/contract';
+import type { Contract } from '../../shared/fork/contract';
+import type { ChildFork } from '../../shared/fork/lineage';
+import type { ForkFamily } from '../../shared/fork/fork-status';
+import type { OrchestratorContext } from '../host/context';
+import { readStoredJson, UNTRUSTED } from '../store/read-stored-json';
+import { verifiedContract } from './contract-standing';
+
+// Only the lineage is looked at first: the core schema 1 and 2 share, read loosely, then the few that name the parent are verified whole.
+const LineageOnlySchema = ContractV1Schema.pick({ lineage: true });
+
+/**
+ * A fork's chain as its records alone give it (issue 32): its lineage from its own verified
+ * contract, and every fork whose verified contract continues one of its branches. A contract that
+ * does not verify names no parent and no child: an edited file cannot graft a fork onto a chain.
+ */
+export async function forkFamily(ctx: Pick<OrchestratorContext, 'store'>, forkId: string, contract: Contract | null): Promise<ForkFamily> {
+  return { lineage: contract?.lineage ?? null, children: await childrenOf(ctx, forkId) };
+}
+
+async function childrenOf(ctx: Pick<OrchestratorContext, 'store'>, forkId: string): Promise<ChildFork[]> {
+  const ids = (await ctx.store.listForkIds()).filter((id) => id !== forkId);
+  const found = await Promise.all(
+    ids.map(async (id): Promise<ChildFork | null> => {
+      const named = await readStoredJson(ctx.store.file(id, 'contract'), LineageOnlySchema.loose(), UNTRUSTED);
+      if (named.status !== 'valid' || named.value.lineage?.parent_fork_id !== forkId) return null;
+      const record = await ctx.store.readRecord(id).catch(() => null);
+      const lineage = record === null ? undefined : (await verifiedContract(ctx, record))?.lineage;
+      return lineage?.parent_fork_id === forkId ? { fork_id: id, parent_branch_id: lineage.parent_branch_id } : null;
+    }),
+  );
+  // Fork ids are ULIDs: their order is their creation order.
+  return found.filter((c): c is ChildFork => c !== null).sort((a, b) => (a.fork_id < b.fork_id ? -1 : 1));
+}
+
+/** Children for every listed fork at once, from the lineages the list has already verified: no file is read again. */
+export function childrenByParent(lineages: ReadonlyMap<string, Contract['lineage']>): Map<string, ChildFork[]> {
+  const byParent = new Map<string, ChildFork[]>();
+  for (const [id, lineage] of [...lineages].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (lineage === undefined) continue;
+    byParent.set(lineage.parent_fork_id, [...(byParent.get(lineage.parent_fork_id) ?? []), { fork_id: id, parent_branch_id: lineage.parent_branch_id }]);
+  }
+  return byParent;
+}

@@ -11,7 +11,7 @@ import type { Io } from '../../io/output';
 import { printRecord, progress, type JsonOption } from './fork-output';
 
 interface StartOptions extends JsonOption {
-  from?: ParentRef;
+  from?: string;
   runtimes?: string;
   executors?: string;
   repo: string;
@@ -33,7 +33,7 @@ export function startCommand(fork: Command, io: Io): void {
       .description('freeze the objective into a contract and run every executor in its own worktree')
       .argument('<objective>', 'the engineering objective'),
   )
-    .option('--from <fork/branch>', "continue from a branch as a new fork (FORK_ID/BRANCH_ID): it starts from that branch's result commit, in its repository, with its executors, workflow and budget unless named here", parseFrom)
+    .option('--from <fork/branch>', "continue from a branch as a new fork (FORK_ID/BRANCH_ID): it starts from that branch's result commit, in its repository, with its executors, workflow and budget unless named here")
     .option('--repo <dir>', 'target git repository (a follow-up: its parent\'s)', '.')
     .option('--workflow <file>', 'workflow file (steps, verifier, protected paths)')
     .option('--budget-seconds <n>', 'time budget per branch in seconds (default 1800)', parseWholeNumber)
@@ -58,9 +58,10 @@ export function startCommand(fork: Command, io: Io): void {
     .option('--detach', 'return once every branch is launched')
     .option('--json', 'print exactly one JSON document')
     .action(async (objective: string, options: StartOptions, command: Command) => {
-      const selection = options.from === undefined ? executorSelectionFrom(options) : optionalExecutorSelection(options);
+      const from = options.from === undefined ? undefined : parentRefOption(options.from);
+      const selection = from === undefined ? executorSelectionFrom(options) : optionalExecutorSelection(options);
       // A follow-up lands in its parent's repository: --repo is checked against it only when given.
-      const repo = options.from !== undefined && command.getOptionValueSource('repo') === 'default' ? undefined : options.repo;
+      const repo = from !== undefined && command.getOptionValueSource('repo') === 'default' ? undefined : options.repo;
       const json = options.json === true;
       const ctx = await openOrchestratorContext({ events: progress(io, json) });
       const started = await startFork(
@@ -69,7 +70,7 @@ export function startCommand(fork: Command, io: Io): void {
           objective,
           executors: selection === null ? undefined : selection.kind === 'runtimes' ? selection : { kind: 'executor-file', file: selection.file },
           repo,
-          from: options.from,
+          from,
           workflowFile: options.workflow,
           budgetSeconds: options.budgetSeconds,
           maxAttempts: options.maxAttempts,
@@ -83,10 +84,10 @@ export function startCommand(fork: Command, io: Io): void {
           onCreated: (created) => {
             if (json) return;
             if (options.containment === 'runtime-only') io.stderr('warning: --containment runtime-only: no OS sandbox; each executor is held only by its vendor CLI\'s own permission mode.\n');
-            if (created.repoDirty) io.stderr(`note: the target repository has uncommitted changes; they are not part of the fork, which starts from ${options.from === undefined ? 'HEAD' : "the parent branch's result"}.\n`);
+            if (created.repoDirty) io.stderr(`note: the target repository has uncommitted changes; they are not part of the fork, which starts from ${from === undefined ? 'HEAD' : "the parent branch's result"}.\n`);
             if (created.workflowFoundInRepository !== null) io.stderr(`workflow: ${created.workflowFoundInRepository} (found in the repository; --workflow names another)\n`);
             if (created.worktreeInclude.length > 0) io.stderr(`note: copied into each worktree from .worktreeinclude: ${describeIncludeList(created.worktreeInclude)}\n`);
-            const continues = options.from === undefined ? '' : ` (continuing ${options.from.fork_id}/${options.from.branch_id})`;
+            const continues = from === undefined ? '' : ` (continuing ${from.fork_id}/${from.branch_id})`;
             io.stderr(`fork ${created.record.fork_id} created from ${created.record.base_revision.slice(0, 12)}${continues}\n`);
           },
         },
@@ -115,7 +116,7 @@ function digestOption(flag: string, what: string): (value: string) => Digest {
   };
 }
 
-function parseFrom(value: string): ParentRef {
+function parentRefOption(value: string): ParentRef {
   const parsed = parseParentRef(value);
   if (parsed === null) throw new CitadelError('USAGE_ERROR', `--from takes FORK_ID/BRANCH_ID (as fork status shows them), got "${value}"`);
   return parsed;

@@ -1,0 +1,205 @@
+/**
+ * Issue 32 acceptance: a fork where both branches fail the test; a follow-up from the better branch,
+ * with the same executors, starts from that branch's result commit, is told the parent's objective
+ * as context, reaches `ready` with the fix, and lands in the original repository; its lineage is
+ * bound in its contract and both ends of the chain show it. The three refusals create nothing.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { digestOf } from '../../../shared/digest';
+import { FIXED_SUM, ForkHarness, parseDoc, WRONG_SUM } from '../../support/fork-harness';
+import type { CliRun } from '../../support/run-cli';
+
+const EXECUTORS = {
+  schema_version: 1,
+  executors: [
+    { profile_id: 'claude', runtime: 'claude', model: null, local_provider: null, adapter_options: {} },
+    { profile_id: 'codex', runtime: 'codex', model: null, local_provider: null, adapter_options: {} },
+  ],
+};
+// Closer than codex's: it also adds the helper the follow-up builds on.
+const ALMOST_SUM = 'import { plus } from "./plus.js";\nexport function sum(a, b) {\n  return plus(a, b) + 1;\n}\n';
+const PLUS = 'export const plus = (a, b) => a + b;\n';
+const FOLLOW_UP_SUM = 'import { plus } from "./plus.js";\nexport function sum(a, b) {\n  return plus(a, b);\n}\n';
+const PARENT_OBJECTIVE = 'Fix the sum function';
+const FOLLOW_UP = 'The sum is off by one: drop the extra 1';
+
+interface Status {
+  fork_id: string;
+  state: string;
+  base_revision: string;
+  contract_digest: string;
+  lineage: Record<string, string> | null;
+  children: { fork_id: string; parent_branch_id: string }[];
+  branches: { branch_id: string; state: string; failure_code: string | null }[];
+  error?: { code: string };
+}
+
+let base: string;
+let h: ForkHarness;
+let parentId: string;
+let childId: string;
+
+const json = <T>(run: CliRun): T => JSON.parse(run.stdout) as T;
+const forkCount = (): number => (existsSync(path.join(h.root, 'forks')) ? readdirSync(path.join(h.root, 'forks')).length : 0);
+const executorsFile = (): string => path.join(h.base, 'executors.json');
+
+async function status(forkId: string): Promise<Status> {
+  const run = await h.cli(['fork', 'status', forkId, '--json']);
+  expect(run.code, run.stderr).toBe(0);
+  return json<Status>(run);
+}
+
+function followUp(from: string, extra: string[] = []): Promise<CliRun> {
+  return h.cli(['fork', 'start', FOLLOW_UP, '--from', from, '--json', ...extra]);
+}
+
+beforeAll(async () => {
+  base = mkdtempSync(path.join(tmpdir(), 'citadel-follow-up-'));
+  h = new ForkHarness(base);
+  writeFileSync(executorsFile(), JSON.stringify(EXECUTORS));
+  await h.simulate({
+    claude: { edits: [{ path: 'src/sum.js', content: ALMOST_SUM }, { path: 'src/plus.js', content: PLUS }] },
+    codex: { edits: [{ path: 'src/sum.js', content: WRONG_SUM }] },
+  });
+  const { run, doc } = await h.startJson(['--executors', executorsFile(), '--workflow', h.workflowFile]);
+  expect(run.code, run.stderr).toBe(0);
+  parentId = doc.fork_id;
+  expect(doc.branches.map((b) => [b.branch_id, b.state, b.failure_code])).toEqual([
+    ['branch-claude', 'failed', 'VERIFIER_FAILED'],
+    ['branch-codex', 'failed', 'VERIFIER_FAILED'],
+  ]);
+}, 300_000);
+
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+describe('fork start --from', () => {
+  it('continues from the better failed branch with the same executors and reaches ready with the fix', async () => {
+    // Both branches of the follow-up now fix what the parent branch left.
+    await h.simulate({ edits: [{ path: 'src/sum.js', content: FOLLOW_UP_SUM }] });
+    const run = await followUp(`${parentId}/branch-claude`);
+    expect(run.code, run.stderr).toBe(0);
+    const doc = parseDoc(run);
+    childId = doc.fork_id;
+    expect(doc.state).toBe('ready');
+    expect(doc.branches.map((b) => [b.branch_id, b.state])).toEqual([
+      ['branch-claude', 'passed'],
+      ['branch-codex', 'passed'],
+    ]);
+
+    // Its base is the parent branch's delivered result, not the target's HEAD.
+    const parentResult = h.gitIn(h.repo, 'rev-parse', `refs/heads/citadel/${parentId}/branch-claude`);
+    const child = await status(childId);
+    expect(child.base_revision).toBe(parentResult);
+    expect(h.gitIn(h.repo, 'rev-parse', 'HEAD')).not.toBe(parentResult);
+    for (const branchId of ['branch-claude', 'branch-codex']) {
+      expect(h.gitIn(h.repo, 'merge-base', '--is-ancestor', parentResult, `citadel/${childId}/${branchId}`)).toBe('');
+      expect(h.gitIn(h.repo, 'show', `citadel/${childId}/${branchId}:src/plus.js`)).toBe(PLUS.trim());
+    }
+  });
+
+  it('binds the lineage in the contract digest and shows it at both ends of the chain', async () => {
+    const parent = await status(parentId);
+    const contract = h.readJson<{ lineage: Record<string, string>; base_revision: string }>(path.join(h.forkDir(childId), 'contract.json'));
+    expect(contract.lineage).toEqual({
+      parent_fork_id: parentId,
+      parent_branch_id: 'branch-claude',
+      parent_contract_digest: parent.contract_digest,
+      parent_execution_receipt_digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+      parent_result_commit: contract.base_revision,
+      parent_objective_digest: h.readJson<{ objective_digest: string }>(path.join(h.forkDir(parentId), 'contract.json')).objective_digest,
+    });
+    const child = await status(childId);
+    expect(child.contract_digest).toBe(digestOf(contract));
+    expect(child.lineage).toEqual(contract.lineage);
+    expect(child.children).toEqual([]);
+    expect(parent.lineage).toBeNull();
+    expect(parent.children).toEqual([{ fork_id: childId, parent_branch_id: 'branch-claude' }]);
+  });
+
+  it("gives the agent the parent's objective as context and the follow-up as its task", () => {
+    const instruction = readFileSync(h.attemptFile(childId, 'branch-codex', 'instruction.md'), 'utf8');
+    expect(instruction).toContain(`> ${PARENT_OBJECTIVE}`);
+    expect(instruction.indexOf(PARENT_OBJECTIVE)).toBeLessThan(instruction.indexOf('# Objective'));
+    expect(instruction.slice(instruction.indexOf('# Objective'))).toContain(FOLLOW_UP);
+    const first = readFileSync(h.attemptFile(parentId, 'branch-codex', 'instruction.md'), 'utf8');
+    expect(first).not.toContain('# Context');
+  });
+
+  it('lands the follow-up into the original repository, bringing the parent branch work with it', async () => {
+    const selected = await h.cli(['fork', 'select', childId, 'branch-claude', '--reason', 'passes', '--json']);
+    expect(selected.code, selected.stdout + selected.stderr).toBe(0);
+    await h.landConfirmed(childId);
+    expect(h.gitIn(h.repo, 'branch', '--show-current')).toBe('main');
+    expect(readFileSync(path.join(h.repo, 'src', 'sum.js'), 'utf8')).toBe(FOLLOW_UP_SUM);
+    expect(readFileSync(path.join(h.repo, 'src', 'plus.js'), 'utf8')).toBe(PLUS);
+    expect((await status(childId)).state).toBe('landed');
+  });
+
+  it('continues from a landed branch and lands on top of it', async () => {
+    await h.simulate({ edits: [{ path: 'src/sum.js', content: `${FOLLOW_UP_SUM}// checked\n` }] });
+    const run = await followUp(`${childId}/branch-claude`);
+    expect(run.code, run.stderr).toBe(0);
+    const grandchild = parseDoc(run).fork_id;
+    expect((await status(grandchild)).lineage?.parent_fork_id).toBe(childId);
+    const landedHead = h.gitIn(h.repo, 'rev-parse', 'HEAD');
+    expect((await h.cli(['fork', 'select', grandchild, 'branch-codex', '--reason', 'passes', '--json'])).code).toBe(0);
+    await h.landConfirmed(grandchild);
+    expect(h.gitIn(h.repo, 'merge-base', '--is-ancestor', landedHead, 'HEAD')).toBe('');
+    expect(readFileSync(path.join(h.repo, 'src', 'sum.js'), 'utf8')).toBe(`${FOLLOW_UP_SUM}// checked\n`);
+    expect((await status(childId)).children).toEqual([{ fork_id: grandchild, parent_branch_id: 'branch-claude' }]);
+
+    // An edited contract grafts nothing: it no longer verifies, so it names no parent and is no child.
+    const file = path.join(h.forkDir(grandchild), 'contract.json');
+    const contract = h.readJson<{ lineage: Record<string, string> }>(file);
+    writeFileSync(file, JSON.stringify({ ...contract, lineage: { ...contract.lineage, parent_branch_id: 'branch-codex' } }));
+    expect((await status(childId)).children).toEqual([]);
+    expect((await status(grandchild)).lineage).toBeNull();
+  });
+});
+
+describe('fork start --from refusals create nothing', () => {
+  async function refused(from: string, code: string, extra: string[] = []): Promise<void> {
+    const before = forkCount();
+    const run = await followUp(from, extra);
+    expect(run.code, run.stdout + run.stderr).not.toBe(0);
+    expect(json<{ error: { code: string } }>(run).error.code).toBe(code);
+    expect(forkCount()).toBe(before);
+  }
+
+  it('refuses a follow-up in another repository', async () => {
+    const other = path.join(base, 'other-repo');
+    h.gitIn(base, 'init', '-q', '-b', 'main', other);
+    h.gitIn(other, 'commit', '-q', '--allow-empty', '-m', 'other');
+    await refused(`${parentId}/branch-claude`, 'PARENT_TARGET_MISMATCH', ['--repo', other]);
+  });
+
+  it('refuses a branch whose result commit is gone from the target', async () => {
+    const ref = `citadel/${parentId}/branch-codex`;
+    h.gitIn(h.repo, 'branch', '-D', ref);
+    h.gitIn(h.repo, 'reflog', 'expire', '--expire=now', '--all');
+    h.gitIn(h.repo, 'gc', '--quiet', '--prune=now');
+    await refused(`${parentId}/branch-codex`, 'PARENT_RESULT_MISSING');
+  });
+
+  it('refuses a branch without a verified receipt', async () => {
+    const receipt = h.attemptFile(parentId, 'branch-codex', 'execution-receipt.json');
+    renameSync(receipt, `${receipt}.away`);
+    await refused(`${parentId}/branch-codex`, 'PARENT_RECEIPT_UNVERIFIED');
+    renameSync(`${receipt}.away`, receipt);
+    await refused(`${parentId}/branch-nobody`, 'BRANCH_NOT_FOUND');
+  });
+
+  it('refuses a parent whose contract was edited', async () => {
+    const file = path.join(h.forkDir(parentId), 'contract.json');
+    const contract = h.readJson<{ budget: { max_duration_seconds: number } }>(file);
+    writeFileSync(file, JSON.stringify({ ...contract, budget: { ...contract.budget, max_duration_seconds: 99 } }));
+    await refused(`${parentId}/branch-claude`, 'PARENT_CONTRACT_UNVERIFIED');
+  });
+
+  it('refuses what is not FORK_ID/BRANCH_ID as a usage error', async () => {
+    await refused('not-a-fork', 'USAGE_ERROR');
+  });
+});

@@ -145,6 +145,12 @@ export const ERROR_CODES = [
   'PARENT_CONTRACT_UNVERIFIED',
   /** `fork start --from`: the parent branch has no receipt that verifies here (not collected, missing, or failing a binding); nothing was created. */
   'PARENT_RECEIPT_UNVERIFIED',
+  /**
+   * `fork start --from`: the parent branch's signed receipt does not show the policy checks passed on its result (protected paths,
+   * symlinks), e.g. its runtime failed before they ran, or they failed: the agent's own changes to the tests or workflow would become the
+   * next fork's base. Nothing was created.
+   */
+  'PARENT_RESULT_UNCHECKED',
   /** `fork start --from`: the parent branch's result commit is no longer in the target repository; nothing was created. */
   'PARENT_RESULT_MISSING',
   /** `fork start --from`: the repository named is not the parent's target (or the parent's recorded target is not the repository its contract binds); nothing was created. */

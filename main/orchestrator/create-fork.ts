@@ -22,6 +22,7 @@ import { assertDeliveryNamespaceFree } from './delivery-namespace';
 import { assertIncludesConfirmed, keepIncludeConfirmation, type IncludeConfirmed } from './include-confirmation';
 import { resolveWorkflow, type LoadedWorkflow } from './load-workflow';
 import { followUpParent } from './follow-up-parent';
+import type { ExecutorInput } from './executor-input';
 import { assertWorkflowConfirmed, keepWorkflowConfirmation, type WorkflowConfirmed } from './workflow-confirmation';
 import { REPOSITORY_CONFIG_PROTECTED } from '../../shared/fork/workflow-proposal';
 import { safeNpmCacheRoot } from './setup-branch';
@@ -30,7 +31,7 @@ import { newForkId } from './new-fork-id';
 import { adapterFor } from '../runtimes/registry';
 import { profileFor } from '../runtimes/adapter-contract/runtime-adapter';
 
-export type ExecutorInput = { kind: 'runtimes'; list: string } | { kind: 'executors'; profiles: readonly RuntimeProfile[] };
+export type { ExecutorInput } from './executor-input';
 
 export interface CreateForkInput {
   readonly objective: string;

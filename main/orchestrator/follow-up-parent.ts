@@ -3,6 +3,7 @@ import { CitadelError } from '../../shared/errors';
 import type { Contract } from '../../shared/fork/contract';
 import { ForkRequestSchema } from '../../shared/fork/fork-request';
 import type { Lineage, ParentRef } from '../../shared/fork/lineage';
+import type { ExecutionReceipt } from '../../shared/fork/receipts';
 import { ExecutorProfileV2Schema } from '../../shared/executors/profile-schema';
 import { objectiveTitle } from '../../shared/fork/fork-status';
 import type { FollowUpDraft } from '../../shared/ipc/contract';
@@ -14,7 +15,7 @@ import { targetRepositoryDigest } from '../landing/target-identity';
 import { storedFileMaxBytes } from '../store/fork-layout';
 import { readBoundedBytes } from '../store/read-bounded-text';
 import { readStoredJson, UNTRUSTED } from '../store/read-stored-json';
-import type { ExecutorInput } from './create-fork';
+import type { ExecutorInput } from './executor-input';
 
 /** What a follow-up takes from the branch it continues, every part re-verified from the parent's files. */
 export interface FollowUpParent {
@@ -31,7 +32,8 @@ export interface FollowUpParent {
 /**
  * The parent of `fork start --from` (issue 32), refused before any state of the follow-up exists:
  * its contract must verify (PARENT_CONTRACT_UNVERIFIED), the branch must have a verified receipt
- * (PARENT_RECEIPT_UNVERIFIED; a failed branch's counts), the target must be the repository the
+ * (PARENT_RECEIPT_UNVERIFIED; a failed branch's counts), its policy checks must have passed on its
+ * result (PARENT_RESULT_UNCHECKED), the target must be the repository the
  * parent's contract binds (PARENT_TARGET_MISMATCH), and the branch's result commit must still be in
  * it (PARENT_RESULT_MISSING). `repo` is the operator's repository argument, when one was given.
  */
@@ -49,6 +51,7 @@ export async function followUpParent(ctx: OrchestratorContext, ref: ParentRef, r
       details: { ...ref, reasons: [...evidence.reasons] },
     });
   }
+  assertPolicyChecked(ref, evidence.receipt);
   const objective = await verifiedObjective(ctx, ref, contract);
   const repoRoot = await parentTarget(ctx, ref, contract, repo);
   const resultCommit = evidence.receipt.result_commit ?? evidence.receipt.base_revision;
@@ -93,6 +96,25 @@ export async function followUpDraft(ctx: OrchestratorContext, ref: ParentRef): P
     parent_failure_code: branch?.failure_code ?? null,
     parent_result_commit: parent.lineage.parent_result_commit,
   };
+}
+
+/** The steps whose pass says the result kept the parent's shared policy (collect-branch.ts runs them before any verifier command). */
+const POLICY_STEPS = ['result_symlinks', 'protected_paths'] as const;
+
+/**
+ * A follow-up's base is the parent agent's result, so it must be a result the parent's policy
+ * checks passed, as its signed receipt says: otherwise tests, workflow or protected files the agent
+ * changed would be what the next fork is judged against. A branch that committed nothing has no
+ * result to check; a runtime that failed before the checks ran leaves its result unchecked.
+ */
+function assertPolicyChecked(ref: ParentRef, receipt: ExecutionReceipt): void {
+  if (receipt.result_commit === null) return;
+  const failing = POLICY_STEPS.filter((id) => receipt.verifier.steps.find((step) => step.id === id)?.status !== 'passed');
+  if (failing.length > 0) {
+    throw new CitadelError('PARENT_RESULT_UNCHECKED', `the policy checks did not pass on the result of ${ref.fork_id}/${ref.branch_id} (${failing.join(', ')}): a follow-up cannot start from it`, {
+      details: { ...ref, failure_code: receipt.failure_code, steps: [...failing] },
+    });
+  }
 }
 
 async function verifiedObjective(ctx: OrchestratorContext, ref: ParentRef, contract: Contract): Promise<string> {

@@ -176,6 +176,14 @@ describe('fork start --from refusals create nothing', () => {
     await refused(`${parentId}/branch-claude`, 'PARENT_TARGET_MISMATCH', ['--repo', other]);
   });
 
+  it("refuses a branch whose result changed what the parent's policy protects (the agent's own tests would judge the follow-up)", async () => {
+    await h.simulate({ edits: [{ path: 'test/sum.test.js', content: "import { test } from 'node:test';\ntest('sum adds', () => {});\n" }] });
+    const { run, doc } = await h.startJson(['--executors', executorsFile(), '--workflow', h.workflowFile]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(doc.branches.map((b) => b.failure_code)).toEqual(['POLICY_PROTECTED_PATH', 'POLICY_PROTECTED_PATH']);
+    await refused(`${doc.fork_id}/branch-claude`, 'PARENT_RESULT_UNCHECKED');
+  });
+
   it('refuses a branch whose result commit is gone from the target', async () => {
     const ref = `citadel/${parentId}/branch-codex`;
     h.gitIn(h.repo, 'branch', '-D', ref);

@@ -17,6 +17,7 @@ describe('the fork list’s summary of a fork', () => {
       'fork_id',
       'needs_decision',
       'outcome',
+      'parent',
       'repo_name',
       'revision',
       'running_since',

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { digestOf } from '../../../shared/digest';
-import { FIXED_SUM, ForkHarness, parseDoc, WRONG_SUM } from '../../support/fork-harness';
+import { ForkHarness, parseDoc, WRONG_SUM } from '../../support/fork-harness';
 import type { CliRun } from '../../support/run-cli';
 
 const EXECUTORS = {

@@ -94,7 +94,9 @@ export async function createFork(ctx: OrchestratorContext, input: CreateForkInpu
     : await resolveWorkflow({ file: input.workflowFile, inline: input.workflow }, repo.root, ctx.env);
   if (loaded.workflow.setup?.some((step) => usesNpmConfig(step.command)) === true) safeNpmCacheRoot(ctx, repo.root);
   // Refused here (a tracked file, a symlink, a path outside the repository), before any fork state exists.
-  const includes = await resolveWorktreeIncludes(repo.root);
+  // A follow-up starts from its parent's result: what the includes must not collide with is that tree.
+  const baseRevision = parent?.lineage.parent_result_commit ?? repo.head;
+  const includes = await resolveWorktreeIncludes(repo.root, baseRevision);
   const targetDigest = await targetRepositoryDigest(repo.root);
   const newWorkflowConfirmation = await assertWorkflowConfirmed(ctx, { digest: targetDigest, root: repo.root }, loaded.repositoryFile, input.workflowConfirmed);
   const newConfirmation = await assertIncludesConfirmed(ctx, { digest: targetDigest, root: repo.root }, includes?.entries ?? [], input.includeConfirmed);
@@ -108,8 +110,6 @@ export async function createFork(ctx: OrchestratorContext, input: CreateForkInpu
   const forkId = newForkId(ctx.now().getTime());
   await assertDeliveryNamespaceFree(repo.root, profiles.map((profile) => gitBranchName(forkId, branchIdFor(profile.profile_id))));
 
-  // A follow-up starts from its parent branch's result, whatever the target's HEAD is now.
-  const baseRevision = parent?.lineage.parent_result_commit ?? repo.head;
   const core: ContractV1 = {
     objective_digest: sha256Digest(objective),
     scope: { repository: 'whole', effects: 'branch_worktree' },

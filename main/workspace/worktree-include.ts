@@ -54,7 +54,7 @@ export function parseWorktreeInclude(text: string): string[] {
  * path outside the repository, or more than WORKTREE_INCLUDE_LIMITS. Each file is read through one
  * descriptor its checks were made on (include-source.ts).
  */
-export async function resolveWorktreeIncludes(root: string): Promise<WorktreeIncludes | null> {
+export async function resolveWorktreeIncludes(root: string, baseRevision = 'HEAD'): Promise<WorktreeIncludes | null> {
   const listFile = path.join(root, WORKTREE_INCLUDE_FILE);
   const info = await lstat(listFile).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return null;
@@ -74,6 +74,7 @@ export async function resolveWorktreeIncludes(root: string): Promise<WorktreeInc
   }
   const matched = nulList((await runGit(root, ['ls-files', '-z', '--others', '--ignored', exclude])).stdout);
   const chosen = await ignoredOf(root, matched);
+  await assertAbsentFromBase(root, baseRevision, chosen);
 
   const entries: WorktreeIncludeEntry[] = [];
   const contents = new Map<string, Buffer>();
@@ -88,6 +89,26 @@ export async function resolveWorktreeIncludes(root: string): Promise<WorktreeInc
     contents.set(digest, content);
   }
   return { entries, contents };
+}
+
+/**
+ * What the index says is not what a worktree gets: its base revision's tree is (HEAD, or a
+ * follow-up's parent result, which an agent wrote). A chosen file that tree tracks would be
+ * overwritten by the copy and committed with the branch's result, its content delivered into the
+ * operator's repository; one under a path the tree holds as a file or symlink cannot be copied.
+ */
+async function assertAbsentFromBase(root: string, baseRevision: string, chosen: readonly string[]): Promise<void> {
+  if (chosen.length === 0) return;
+  const ancestors = new Set(chosen.flatMap((file) => file.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
+  const run = await runGit(root, ['ls-tree', '-z', '-t', '--end-of-options', baseRevision, '--', ...chosen, ...ancestors], { env: { GIT_LITERAL_PATHSPECS: '1' } });
+  const wanted = new Set(chosen);
+  const clashes = nulList(run.stdout)
+    .map((line) => ({ type: line.split(' ')[1] ?? '', path: line.slice(line.indexOf('\t') + 1) }))
+    .filter((entry) => wanted.has(entry.path) || (ancestors.has(entry.path) && entry.type !== 'tree'))
+    .map((entry) => entry.path);
+  if (clashes.length > 0) {
+    throw refuse('WORKTREE_INCLUDE_TRACKED', `matches what the fork's base revision tracks (${preview(clashes)}); it may name only files the base does not hold`, { paths: clashes.slice(0, 20) });
+  }
 }
 
 /** The untracked matches git ignores, stopping as soon as they are more than may be copied. */

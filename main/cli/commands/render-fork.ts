@@ -55,7 +55,7 @@ export function renderForkList(forks: readonly ForkListing[]): string {
     .map((f) =>
       'problem' in f
         ? `${f.fork_id}  unknown  (${f.problem})`
-        : `${f.fork_id}${f.demo ? ' [demo]' : ''}  ${f.state}  ${f.branches.length} branches  ${f.repo_name ?? '?'}  ${f.title ?? (f.title_standing === 'unverified' ? '(objective unverified)' : '(untitled)')}`,
+        : `${f.fork_id}${f.demo ? ' [demo]' : ''}  ${f.state}  ${f.branches.length} branches  ${f.repo_name ?? '?'}  ${f.title ?? (f.title_standing === 'unverified' ? '(objective unverified)' : '(untitled)')}${f.lineage === null ? '' : `  (continues ${f.lineage.parent_fork_id}/${f.lineage.parent_branch_id})`}`,
     )
     .join('\n')}\n`;
 }

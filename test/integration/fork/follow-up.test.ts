@@ -117,6 +117,12 @@ describe('fork start --from', () => {
     expect(child.children).toEqual([]);
     expect(parent.lineage).toBeNull();
     expect(parent.children).toEqual([{ fork_id: childId, parent_branch_id: 'branch-claude' }]);
+
+    const text = await h.cli(['fork', 'status', childId]);
+    expect(text.stdout).toContain(`  continues ${parentId}/branch-claude\n`);
+    expect((await h.cli(['fork', 'status', parentId])).stdout).toContain(`  continued ${childId} (from branch-claude)\n`);
+    const list = await h.cli(['fork', 'status']);
+    expect(list.stdout).toMatch(new RegExp(`^${childId} .*\\(continues ${parentId}/branch-claude\\)$`, 'm'));
   });
 
   it("gives the agent the parent's objective as context and the follow-up as its task", () => {

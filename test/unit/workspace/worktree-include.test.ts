@@ -65,6 +65,32 @@ describe('resolveWorktreeIncludes', () => {
     expect(chosen?.entries.map((e) => e.path)).toEqual(['a.log', 'sub/b.log', 'top.env']);
   });
 
+  it('refuses a file the base revision tracks though the index does not: the copy would be committed with the result', async () => {
+    const root = repository('.env\n');
+    // HEAD tracks .env (a placeholder); `git rm --cached` left it ignored and untracked in the index only.
+    git(root, 'add', '-f', '.env');
+    git(root, 'commit', '-q', '-m', 'a placeholder env');
+    git(root, 'rm', '-q', '--cached', '.env');
+    expect(await refusal(resolveWorktreeIncludes(root))).toBe('WORKTREE_INCLUDE_TRACKED');
+  });
+
+  it("refuses against the base it is given (a follow-up's parent result), not only HEAD", async () => {
+    const root = repository('.env\nconfig/local.json\n');
+    const head = git(root, 'rev-parse', 'HEAD').trim();
+    // An agent's result that committed .env; the operator's own branch never did.
+    git(root, 'checkout', '-q', '-b', 'agent');
+    git(root, 'add', '-f', '.env');
+    git(root, 'commit', '-q', '-m', 'agent result');
+    const agent = git(root, 'rev-parse', 'HEAD').trim();
+    git(root, 'rm', '-q', '--cached', '.env');
+    git(root, 'commit', '-q', '-m', 'untrack');
+    git(root, 'checkout', '-q', 'main');
+    expect((await resolveWorktreeIncludes(root, head))?.entries.map((e) => e.path)).toEqual(['.env', 'config/local.json']);
+    const error = await refusalOf(resolveWorktreeIncludes(root, agent));
+    expect(error.code).toBe('WORKTREE_INCLUDE_TRACKED');
+    expect(error.details).toEqual({ paths: ['.env'] });
+  });
+
   it('refuses a pattern that matches a tracked file', async () => {
     expect(await refusal(resolveWorktreeIncludes(repository('.env\nconfig/*.json\n')))).toBe('WORKTREE_INCLUDE_TRACKED');
   });

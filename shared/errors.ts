@@ -151,6 +151,11 @@ export const ERROR_CODES = [
    * next fork's base. Nothing was created.
    */
   'PARENT_RESULT_UNCHECKED',
+  /**
+   * `fork start --from`: a path the follow-up protects (its workflow's, `.citadel/**`) was changed by an agent somewhere along the chain
+   * since its first fork's base, so the follow-up would be judged against agent-written files. Nothing was created.
+   */
+  'PARENT_PROTECTED_PATH_CHANGED',
   /** `fork start --from`: the parent branch's result commit is no longer in the target repository; nothing was created. */
   'PARENT_RESULT_MISSING',
   /** `fork start --from`: the repository named is not the parent's target (or the parent's recorded target is not the repository its contract binds); nothing was created. */

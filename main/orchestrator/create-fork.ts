@@ -21,7 +21,7 @@ import { contractContainment } from './branch-containment';
 import { assertDeliveryNamespaceFree } from './delivery-namespace';
 import { assertIncludesConfirmed, keepIncludeConfirmation, type IncludeConfirmed } from './include-confirmation';
 import { resolveWorkflow, type LoadedWorkflow } from './load-workflow';
-import { followUpParent } from './follow-up-parent';
+import { assertProtectedKept, followUpParent } from './follow-up-parent';
 import type { ExecutorInput } from './executor-input';
 import { assertWorkflowConfirmed, keepWorkflowConfirmation, type WorkflowConfirmed } from './workflow-confirmation';
 import { REPOSITORY_CONFIG_PROTECTED } from '../../shared/fork/workflow-proposal';
@@ -97,6 +97,8 @@ export async function createFork(ctx: OrchestratorContext, input: CreateForkInpu
   // A follow-up starts from its parent's result: what the includes must not collide with is that tree.
   const baseRevision = parent?.lineage.parent_result_commit ?? repo.head;
   const includes = await resolveWorktreeIncludes(repo.root, baseRevision);
+  const protectedPaths = withRepositoryConfig(loaded.protectedPaths);
+  if (parent !== null) await assertProtectedKept(repo.root, parent.lineage, protectedPaths);
   const targetDigest = await targetRepositoryDigest(repo.root);
   const newWorkflowConfirmation = await assertWorkflowConfirmed(ctx, { digest: targetDigest, root: repo.root }, loaded.repositoryFile, input.workflowConfirmed);
   const newConfirmation = await assertIncludesConfirmed(ctx, { digest: targetDigest, root: repo.root }, includes?.entries ?? [], input.includeConfirmed);
@@ -113,7 +115,7 @@ export async function createFork(ctx: OrchestratorContext, input: CreateForkInpu
   const core: ContractV1 = {
     objective_digest: sha256Digest(objective),
     scope: { repository: 'whole', effects: 'branch_worktree' },
-    policy: { protected_paths: withRepositoryConfig(loaded.protectedPaths), landing: 'selection_and_confirmation' },
+    policy: { protected_paths: protectedPaths, landing: 'selection_and_confirmation' },
     budget,
     workflow: loaded.workflow,
     verifier: loaded.verifier,

@@ -8,6 +8,8 @@ import { ExecutorProfileV2Schema } from '../../shared/executors/profile-schema';
 import { objectiveTitle } from '../../shared/fork/fork-status';
 import type { FollowUpDraft } from '../../shared/ipc/contract';
 import { verifyFork } from '../evidence/verify-fork';
+import picomatch from 'picomatch';
+import { changedPaths } from '../git/diff';
 import { revParse } from '../git/refs';
 import { repositoryInfo } from '../git/repository';
 import type { OrchestratorContext } from '../host/context';
@@ -69,6 +71,7 @@ export async function followUpParent(ctx: OrchestratorContext, ref: ParentRef, r
       parent_execution_receipt_digest: evidence.execution_receipt_digest,
       parent_result_commit: resultCommit,
       parent_objective_digest: contract.objective_digest,
+      root_base_revision: contract.lineage?.root_base_revision ?? contract.base_revision,
     },
     objective,
     contract,
@@ -96,6 +99,22 @@ export async function followUpDraft(ctx: OrchestratorContext, ref: ParentRef): P
     parent_failure_code: branch?.failure_code ?? null,
     parent_result_commit: parent.lineage.parent_result_commit,
   };
+}
+
+/**
+ * Every path a follow-up protects must be the operator's: unchanged from the chain's first base to
+ * the parent's result. A parent's own checks do not cover it: they held only the parent's diff to
+ * the parent's protected paths, and a follow-up may protect more (`--workflow`), or an earlier link less.
+ */
+export async function assertProtectedKept(repoRoot: string, lineage: Lineage, protectedPaths: readonly string[]): Promise<void> {
+  if (protectedPaths.length === 0) return;
+  const isProtected = picomatch([...protectedPaths], { dot: true });
+  const changed = (await changedPaths(repoRoot, lineage.root_base_revision, lineage.parent_result_commit)).filter((p) => isProtected(p));
+  if (changed.length > 0) {
+    throw new CitadelError('PARENT_PROTECTED_PATH_CHANGED', `agents changed what this follow-up protects since the first fork of its chain (${changed.slice(0, 5).join(', ')}${changed.length > 5 ? ', …' : ''}): it would be judged against their files`, {
+      details: { parent_fork_id: lineage.parent_fork_id, parent_branch_id: lineage.parent_branch_id, paths: changed.slice(0, 20) },
+    });
+  }
 }
 
 /** The steps whose pass says the result kept the parent's shared policy (collect-branch.ts runs them before any verifier command). */

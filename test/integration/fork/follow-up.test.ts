@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { digestOf } from '../../../shared/digest';
-import { ForkHarness, parseDoc, WRONG_SUM } from '../../support/fork-harness';
+import { ForkHarness, parseDoc, WORKFLOW, WRONG_SUM } from '../../support/fork-harness';
 import type { CliRun } from '../../support/run-cli';
 
 const EXECUTORS = {
@@ -110,6 +110,7 @@ describe('fork start --from', () => {
       parent_execution_receipt_digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
       parent_result_commit: contract.base_revision,
       parent_objective_digest: h.readJson<{ objective_digest: string }>(path.join(h.forkDir(parentId), 'contract.json')).objective_digest,
+      root_base_revision: parent.base_revision,
     });
     const child = await status(childId);
     expect(child.contract_digest).toBe(digestOf(contract));
@@ -188,6 +189,20 @@ describe('fork start --from refusals create nothing', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(doc.branches.map((b) => b.failure_code)).toEqual(['POLICY_PROTECTED_PATH', 'POLICY_PROTECTED_PATH']);
     await refused(`${doc.fork_id}/branch-claude`, 'PARENT_RESULT_UNCHECKED');
+  });
+
+  it('refuses a follow-up that protects what an agent of the chain changed (the verifier would read their tests)', async () => {
+    const unprotected = path.join(base, 'unprotected.json');
+    writeFileSync(unprotected, JSON.stringify({ ...WORKFLOW, protected_paths: [] }));
+    await h.simulate({ edits: [{ path: 'test/sum.test.js', content: "import { test } from 'node:test';\ntest('sum adds', () => {});\n" }] });
+    const { run, doc } = await h.startJson(['--executors', executorsFile(), '--workflow', unprotected]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(doc.branches.map((b) => b.state)).toEqual(['passed', 'passed']);
+    // Its own workflow protects nothing the agent touched: a follow-up with it may start.
+    await h.simulate({});
+    const same = await followUp(`${doc.fork_id}/branch-claude`, ['--detach']);
+    expect(same.code, same.stdout + same.stderr).toBe(0);
+    await refused(`${doc.fork_id}/branch-claude`, 'PARENT_PROTECTED_PATH_CHANGED', ['--workflow', h.workflowFile]);
   });
 
   it('refuses a branch whose result commit is gone from the target', async () => {

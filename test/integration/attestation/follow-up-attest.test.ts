@@ -183,6 +183,9 @@ describe("a follow-up fork's evidence", () => {
     const alone = await verify([files.child, '--public-key', files.pem]);
     expect(alone.run.code).toBe(0);
     expect(alone.json).not.toHaveProperty('parent');
+    const stray = await verify([files.child, '--public-key', files.pem, '--parent-public-key', files.pem]);
+    expect(stray.run.code).toBe(2);
+    expect(stray.json.error?.code).toBe('USAGE_ERROR');
   });
 
   it.each([

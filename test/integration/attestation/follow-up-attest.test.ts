@@ -199,6 +199,18 @@ describe("a follow-up fork's evidence", () => {
     expect(json.error?.details?.verification).toMatchObject({ verified: false, parent: 'not_linked' });
   });
 
+  it('links to the parent bundle attested again after the parent was selected and landed (its proof changed, its contract and receipt did not)', async () => {
+    await ok(['fork', 'select', parentId, 'branch-claude', '--reason', 'its verifier passed', '--json']);
+    await h.landConfirmed(parentId);
+    const landed = path.join(base, 'parent-landed.intoto.jsonl');
+    await ok(['fork', 'attest', parentId, '--output', landed]);
+    const proofDigest = (file: string): unknown => (statementsOf(file).at(-1)?.predicate as { artifacts?: { proof_digest: string } }).artifacts?.proof_digest;
+    expect(proofDigest(landed)).not.toBe(proofDigest(files.parent));
+    const { run, json } = await verify([files.child, '--public-key', files.pem, '--parent', landed]);
+    expect(run.code, run.stdout).toBe(0);
+    expect(json.parent).toMatchObject({ linked: true, fork_id: parentId, result_commit: parentResult });
+  });
+
   it("refuses a first fork's bundle with --parent: it has no lineage", async () => {
     const { run, json } = await verify([files.other, '--public-key', files.pem, '--parent', files.parent]);
     expect(run.code, run.stdout).toBe(1);

@@ -2,7 +2,8 @@ import { digestOf } from '../../shared/digest';
 import { compareBranches } from '../../shared/fork/compare';
 import { publicContainment } from '../../shared/fork/containment-display';
 import { publicWireFacts } from '../../shared/publish/public-wire';
-import type { Replay } from '../../shared/publish/replay';
+import type { Lineage } from '../../shared/fork/lineage';
+import type { Replay, ReplayLineage } from '../../shared/publish/replay';
 import { verifyFork, type VerifiedFork } from '../evidence/verify-fork';
 import type { OrchestratorContext } from '../host/context';
 import { standingLanding, standingSelection } from '../landing/decision-standing';
@@ -44,6 +45,7 @@ export async function buildReplay(ctx: OrchestratorContext, forkId: string, veri
       signer_public_key_digest: contract && 'signer_public_key_digest' in contract ? contract.signer_public_key_digest : null,
       // Absent, not null, for a fork that predates containment: its replay stays byte-identical.
       ...(contract?.containment ? { containment: publicContainment(contract.containment) } : {}),
+      ...(contract?.lineage ? { lineage: replayLineage(contract.lineage) } : {}),
     },
     branches: fork.branches.map((evidence) => {
       const branch = record.branches.find((b) => b.branch_id === evidence.branch_id);
@@ -87,5 +89,23 @@ export async function buildReplay(ctx: OrchestratorContext, forkId: string, veri
       ...(selection.holds?.against_evidence === undefined ? {} : { against_evidence: true as const }),
     },
     landing: { landed: landing.holds !== null, landed_at: landing.holds?.landed_at ?? null, ...(landing.problem === null ? {} : { problem: landing.problem }) },
+  };
+}
+
+/**
+ * A follow-up's link to its parent (issue 32), from its verified contract; absent for a first fork,
+ * so every earlier replay stays byte-identical. The parent's result commit is repository identity
+ * and stays out (the attestation names it, as a material). The parent's proof digest is not bound
+ * either: a parent's proof changes when it is later selected or landed, while its contract digest
+ * and the branch's execution receipt digest never do, so those two (with the result commit in the
+ * attestation) are the stable link `citadel verify --parent` checks.
+ */
+function replayLineage(lineage: Lineage): ReplayLineage {
+  return {
+    parent_fork_id: lineage.parent_fork_id,
+    parent_branch_id: lineage.parent_branch_id,
+    parent_contract_digest: lineage.parent_contract_digest,
+    parent_execution_receipt_digest: lineage.parent_execution_receipt_digest,
+    parent_objective_digest: lineage.parent_objective_digest,
   };
 }

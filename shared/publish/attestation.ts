@@ -3,7 +3,7 @@ import { DigestSchema } from '../digest';
 import { ErrorCodeSchema } from '../errors';
 import { CommitShaSchema, ForkIdSchema } from '../fork/ids';
 import { PublicWireFactsSchema } from './public-wire';
-import { ReplaySchema } from './replay';
+import { ReplayLineageSchema, ReplaySchema } from './replay';
 
 /**
  * Citadel's attestations (issue 15): in-toto Statement v1 in DSSE envelopes, one per line of a
@@ -17,8 +17,16 @@ export const IN_TOTO_STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
 export const BRANCH_PREDICATE_TYPE = 'urn:citadel:attestation:branch-result:v1';
 /** Issue 28: v1 plus what the provider gateway saw; written for a branch that ran through one (v1 still verifies). */
 export const BRANCH_PREDICATE_TYPE_V2 = 'urn:citadel:attestation:branch-result:v2';
+/**
+ * Issue 32: a follow-up's branch: v1, the wire facts when it ran through a gateway, the contract's
+ * lineage, and the parent branch's result commit (its base revision) as a material. A fork without
+ * lineage keeps v1 or v2.
+ */
+export const BRANCH_PREDICATE_TYPE_V3 = 'urn:citadel:attestation:branch-result:v3';
 /** The fork's decision: comparison outcome, selection and landing. */
 export const DECISION_PREDICATE_TYPE = 'urn:citadel:attestation:fork-decision:v1';
+/** Issue 32: v1 whose contract carries the follow-up's lineage; a fork without lineage keeps v1. */
+export const DECISION_PREDICATE_TYPE_V2 = 'urn:citadel:attestation:fork-decision:v2';
 
 /** Standard base64 (DSSE's encoding of payload and signature), padded. */
 const Base64Schema = z.string().regex(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/, 'standard base64');
@@ -39,8 +47,12 @@ export type DsseEnvelope = z.infer<typeof DsseEnvelopeSchema>;
 export const CommitSubjectSchema = z.strictObject({ name: z.string().min(1), digest: z.strictObject({ gitCommit: CommitShaSchema }) });
 export type CommitSubject = z.infer<typeof CommitSubjectSchema>;
 
-/** The contract facts exactly as the replay shows them, with the signer key every envelope's keyid names. */
-const ContractFactsSchema = ReplaySchema.shape.contract.extend({ signer_public_key_digest: DigestSchema });
+/**
+ * The contract facts exactly as the replay shows them, with the signer key every envelope's keyid
+ * names. v1 predicates predate lineage: a follow-up's facts, lineage included, are the later versions'.
+ */
+const ContractFactsSchema = ReplaySchema.shape.contract.omit({ lineage: true }).extend({ signer_public_key_digest: DigestSchema });
+const LineageContractFactsSchema = ContractFactsSchema.extend({ lineage: ReplayLineageSchema });
 
 /** The digests of the fork's public replay and proof report, as `citadel fork replay|proof` report them. */
 const ArtifactDigestsSchema = z.strictObject({ replay_digest: DigestSchema, proof_digest: DigestSchema });
@@ -81,7 +93,19 @@ export const BranchPredicateV2Schema = BranchPredicateSchema.extend({
   branch: BranchPredicateSchema.shape.branch.extend({ wire: PublicWireFactsSchema }),
 });
 export type BranchPredicateV2 = z.infer<typeof BranchPredicateV2Schema>;
-export type BranchPredicate = BranchPredicateV1 | BranchPredicateV2;
+
+/**
+ * `materials`: what the branch started from, in in-toto's resource-descriptor shape like the
+ * subjects: the parent branch's result commit, named `citadel/<parent fork>/<parent branch>`. The
+ * replay never names it; the attestation names commits by design.
+ */
+export const BranchPredicateV3Schema = BranchPredicateSchema.extend({
+  contract: LineageContractFactsSchema,
+  branch: BranchPredicateSchema.shape.branch.extend({ wire: PublicWireFactsSchema.optional() }),
+  materials: z.tuple([CommitSubjectSchema]),
+});
+export type BranchPredicateV3 = z.infer<typeof BranchPredicateV3Schema>;
+export type BranchPredicate = BranchPredicateV1 | BranchPredicateV2 | BranchPredicateV3;
 
 export const DecisionPredicateSchema = z.strictObject({
   fork_id: ForkIdSchema,
@@ -94,7 +118,10 @@ export const DecisionPredicateSchema = z.strictObject({
   landing: ReplaySchema.shape.landing.extend({ merge_commit: CommitShaSchema.nullable() }),
   artifacts: ArtifactDigestsSchema,
 });
-export type DecisionPredicate = z.infer<typeof DecisionPredicateSchema>;
+export type DecisionPredicateV1 = z.infer<typeof DecisionPredicateSchema>;
+export const DecisionPredicateV2Schema = DecisionPredicateSchema.extend({ contract: LineageContractFactsSchema });
+export type DecisionPredicateV2 = z.infer<typeof DecisionPredicateV2Schema>;
+export type DecisionPredicate = DecisionPredicateV1 | DecisionPredicateV2;
 
 const statement = <T extends string, P extends z.ZodType>(predicateType: T, predicate: P) =>
   z.strictObject({
@@ -106,17 +133,41 @@ const statement = <T extends string, P extends z.ZodType>(predicateType: T, pred
 
 export const BranchStatementSchema = statement(BRANCH_PREDICATE_TYPE, BranchPredicateSchema);
 export const BranchStatementV2Schema = statement(BRANCH_PREDICATE_TYPE_V2, BranchPredicateV2Schema);
+export const BranchStatementV3Schema = statement(BRANCH_PREDICATE_TYPE_V3, BranchPredicateV3Schema);
 export const DecisionStatementSchema = statement(DECISION_PREDICATE_TYPE, DecisionPredicateSchema);
-export const CitadelStatementSchema = z.discriminatedUnion('predicateType', [BranchStatementSchema, BranchStatementV2Schema, DecisionStatementSchema]);
-export type BranchStatement = z.infer<typeof BranchStatementSchema> | z.infer<typeof BranchStatementV2Schema>;
-export type DecisionStatement = z.infer<typeof DecisionStatementSchema>;
+export const DecisionStatementV2Schema = statement(DECISION_PREDICATE_TYPE_V2, DecisionPredicateV2Schema);
+export const CitadelStatementSchema = z.discriminatedUnion('predicateType', [
+  BranchStatementSchema,
+  BranchStatementV2Schema,
+  BranchStatementV3Schema,
+  DecisionStatementSchema,
+  DecisionStatementV2Schema,
+]);
+export type BranchStatementV3 = z.infer<typeof BranchStatementV3Schema>;
+export type BranchStatement = z.infer<typeof BranchStatementSchema> | z.infer<typeof BranchStatementV2Schema> | BranchStatementV3;
+export type DecisionStatement = z.infer<typeof DecisionStatementSchema> | z.infer<typeof DecisionStatementV2Schema>;
 export type CitadelStatement = z.infer<typeof CitadelStatementSchema>;
 
 /** A branch statement of any version. */
-export const isBranchStatement = (s: CitadelStatement): s is BranchStatement => s.predicateType !== DECISION_PREDICATE_TYPE;
+export const isBranchStatement = (s: CitadelStatement): s is BranchStatement => s.predicateType !== DECISION_PREDICATE_TYPE && s.predicateType !== DECISION_PREDICATE_TYPE_V2;
+
+/** A follow-up's branch statement: the one version that names the parent's result commit. */
+export const isLineageBranchStatement = (s: CitadelStatement): s is BranchStatementV3 => s.predicateType === BRANCH_PREDICATE_TYPE_V3;
 
 /** Subject names: the fork branch's git branch for a result commit, and this for the landed merge commit. */
 export const landedSubjectName = (forkId: string): string => `citadel/${forkId}/landed`;
+
+/** `citadel verify --parent` (issue 32): the parent bundle verified, and it attests the branch, receipt, contract and result commit the child's lineage names. */
+export const ParentLinkSchema = z.strictObject({
+  linked: z.literal(true),
+  fork_id: ForkIdSchema,
+  branch_id: z.string(),
+  /** The parent branch's result commit: the child's material, the parent's subject. */
+  result_commit: CommitShaSchema,
+  /** The key the parent bundle's signatures were checked with (the child's unless another was given). */
+  key_id: z.string(),
+});
+export type ParentLink = z.infer<typeof ParentLinkSchema>;
 
 /** What `citadel verify` reports: per envelope what it proves, and the first failure, if any. */
 export const AttestationVerificationSchema = z.strictObject({
@@ -137,6 +188,11 @@ export const AttestationVerificationSchema = z.strictObject({
   /** `not_checked`: given, but an earlier failure stopped the verification first. */
   proof: z.enum(['matched', 'not_given', 'not_checked']),
   replay: z.enum(['matched', 'not_given', 'not_checked']),
+  /**
+   * Absent without `--parent`, so earlier reports keep their shape. `not_checked`: an earlier
+   * failure stopped the verification first; `not_linked`: the failure is the parent's (its bundle, or the link).
+   */
+  parent: z.union([z.enum(['not_checked', 'not_linked']), ParentLinkSchema]).optional(),
   failure: z.strictObject({ code: ErrorCodeSchema, message: z.string(), line: z.number().int().min(1).nullable() }).nullable(),
 });
 export type AttestationVerification = z.infer<typeof AttestationVerificationSchema>;

@@ -3,8 +3,17 @@ import { DigestSchema } from '../digest';
 import { ReceiptContainmentSchema } from '../fork/containment-facts';
 import { PublicContainmentSchema } from '../fork/containment-display';
 import { StateChangeSchema } from '../fork/fork-record';
+import { LineageSchema } from '../fork/lineage';
 import { ModelProofStatusSchema } from '../fork/model-proof';
 import { PublicWireFactsSchema } from './public-wire';
+
+/**
+ * Issue 32: the branch a follow-up continues, as the replay may show it: opaque ids and digests.
+ * Never the parent's result commit (repository identity) nor its objective (only its digest, which
+ * the parent's own replay already shows as `objective_digest`).
+ */
+export const ReplayLineageSchema = LineageSchema.omit({ parent_result_commit: true });
+export type ReplayLineage = z.infer<typeof ReplayLineageSchema>;
 
 /**
  * The public replay (spec/operation-fork.md, Redacted replay): built only from these allowlisted
@@ -41,6 +50,8 @@ export const ReplaySchema = z.strictObject({
     signer_public_key_digest: DigestSchema.nullable(),
     /** Absent for a fork that predates containment (it ran runtime-only), so its replay stays byte-identical. */
     containment: PublicContainmentSchema.optional(),
+    /** Issue 32: a follow-up's parent branch; absent for a first fork, so its replay stays byte-identical. */
+    lineage: ReplayLineageSchema.optional(),
   }),
   branches: z.array(
     z.strictObject({

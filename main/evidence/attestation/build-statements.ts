@@ -6,13 +6,16 @@ import type { ExecutionReceipt } from '../../../shared/fork/receipts';
 import {
   BRANCH_PREDICATE_TYPE,
   BRANCH_PREDICATE_TYPE_V2,
+  BRANCH_PREDICATE_TYPE_V3,
   DECISION_PREDICATE_TYPE,
+  DECISION_PREDICATE_TYPE_V2,
   IN_TOTO_STATEMENT_TYPE,
   landedSubjectName,
   type BranchPredicateV1,
   type BranchStatement,
   type CommitSubject,
   type DecisionPredicate,
+  type DecisionPredicateV1,
   type DecisionStatement,
 } from '../../../shared/publish/attestation';
 import type { ProofReport, Replay } from '../../../shared/publish/replay';
@@ -37,7 +40,9 @@ export interface AttestationInputs {
 export function buildStatements(inputs: AttestationInputs): [...BranchStatement[], DecisionStatement] {
   const { forkId, verified, proof, artifacts } = inputs;
   const replay = proof.replay;
-  const contract = { ...replay.contract, signer_public_key_digest: inputs.keyid };
+  const { lineage, ...facts } = replay.contract;
+  const contract = { ...facts, signer_public_key_digest: inputs.keyid };
+  const material = parentMaterial(forkId, lineage, verified);
   // attestFork has refused a fork with none: at least one branch is attested, so every statement has a subject.
   const attested = verified.branches.filter((b): b is BranchEvidence & { receipt: ExecutionReceipt } => b.receipt_verified && b.receipt !== null);
   const branches = attested.map((evidence): BranchStatement => {
@@ -70,27 +75,44 @@ export function buildStatements(inputs: AttestationInputs): [...BranchStatement[
       artifacts,
     };
     const subject = [resultSubject(forkId, evidence.branch_id, receipt)];
+    // A follow-up's branch gets v3: its lineage, and the parent's result commit it started from as a material.
+    if (lineage !== undefined && material !== null) {
+      const branch = { ...v1.branch, ...(shown.wire === undefined ? {} : { wire: shown.wire }) };
+      return { _type: IN_TOTO_STATEMENT_TYPE, subject, predicateType: BRANCH_PREDICATE_TYPE_V3, predicate: { ...v1, contract: { ...contract, lineage }, branch, materials: [material] } };
+    }
     // A branch that ran through a gateway gets v2, carrying the wire facts; every other keeps v1, unchanged.
     if (shown.wire === undefined) return { _type: IN_TOTO_STATEMENT_TYPE, subject, predicateType: BRANCH_PREDICATE_TYPE, predicate: v1 };
     return { _type: IN_TOTO_STATEMENT_TYPE, subject, predicateType: BRANCH_PREDICATE_TYPE_V2, predicate: { ...v1, branch: { ...v1.branch, wire: shown.wire } } };
   });
   if (replay.landing.landed !== (inputs.mergeCommit !== null)) throw changed(forkId);
   const landed: CommitSubject[] = inputs.mergeCommit === null ? [] : [{ name: landedSubjectName(forkId), digest: { gitCommit: inputs.mergeCommit } }];
-  const decision: DecisionStatement = {
-    _type: IN_TOTO_STATEMENT_TYPE,
-    subject: [...branches.flatMap((s) => s.subject), ...landed],
-    predicateType: DECISION_PREDICATE_TYPE,
-    predicate: {
-      fork_id: forkId,
-      contract,
-      branches: verified.branches.map((b) => ({ branch_id: b.branch_id, receipt_verified: b.receipt_verified, execution_receipt_digest: b.execution_receipt_digest })),
-      comparison: replay.comparison,
-      selection: v1Selection(replay.selection),
-      landing: { ...replay.landing, merge_commit: inputs.mergeCommit },
-      artifacts,
-    },
+  const predicate: DecisionPredicateV1 = {
+    fork_id: forkId,
+    contract,
+    branches: verified.branches.map((b) => ({ branch_id: b.branch_id, receipt_verified: b.receipt_verified, execution_receipt_digest: b.execution_receipt_digest })),
+    comparison: replay.comparison,
+    selection: v1Selection(replay.selection),
+    landing: { ...replay.landing, merge_commit: inputs.mergeCommit },
+    artifacts,
   };
+  const subject = [...branches.flatMap((s) => s.subject), ...landed];
+  // A follow-up's decision gets v2, whose contract carries the lineage as every line of its bundle does.
+  const decision: DecisionStatement =
+    lineage === undefined
+      ? { _type: IN_TOTO_STATEMENT_TYPE, subject, predicateType: DECISION_PREDICATE_TYPE, predicate }
+      : { _type: IN_TOTO_STATEMENT_TYPE, subject, predicateType: DECISION_PREDICATE_TYPE_V2, predicate: { ...predicate, contract: { ...contract, lineage } } };
   return [...branches, decision];
+}
+
+/**
+ * A follow-up's material: its parent branch's result commit, from the verified contract (the replay
+ * shows the lineage without it). Null for a first fork. Both reads of the lineage must agree.
+ */
+function parentMaterial(forkId: string, shown: Replay['contract']['lineage'], verified: VerifiedFork): CommitSubject | null {
+  const lineage = verified.contract?.lineage;
+  if (shown === undefined && lineage === undefined) return null;
+  if (shown === undefined || lineage === undefined || shown.parent_fork_id !== lineage.parent_fork_id || shown.parent_branch_id !== lineage.parent_branch_id) throw changed(forkId);
+  return { name: gitBranchName(lineage.parent_fork_id, lineage.parent_branch_id), digest: { gitCommit: lineage.parent_result_commit } };
 }
 
 /** A branch's result: its result commit, or the base revision when it committed nothing (as landing reads it). */

@@ -1,6 +1,7 @@
 import { describeContainment } from '../../../shared/fork/containment-display';
 import type { BranchPredicate, DecisionPredicate } from '../../../shared/publish/attestation';
 import type { PublicWireFacts } from '../../../shared/publish/public-wire';
+import type { ReplayLineage } from '../../../shared/publish/replay';
 
 /** What one verified branch envelope proves about its subject, one fact per line (`citadel verify`). */
 export function branchFacts(p: BranchPredicate): string[] {
@@ -13,9 +14,18 @@ export function branchFacts(p: BranchPredicate): string[] {
     `verifier ${b.verifier.status}${steps === '' ? '' : `: ${steps}`}`,
     `model proof ${b.model_proof}: requested ${b.requested_model}${b.provider === null ? '' : ` via ${b.provider}`}, observed ${b.observed_model ?? 'nothing'}`,
     `containment ${describeContainment(b.containment ?? null, true).text}`,
-    ...('wire' in b ? [wireFact(b.wire)] : []),
+    ...('wire' in b && b.wire !== undefined ? [wireFact(b.wire)] : []),
     `execution receipt ${b.execution_receipt_digest}${b.fork_receipt_digest === null ? '' : `, fork receipt ${b.fork_receipt_digest}`}`,
     `contract ${p.contract.contract_digest}, executor profile ${b.executor_profile_digest ?? 'none (schema 1)'}`,
+    ...('materials' in p ? lineageFacts(p.contract.lineage, p.materials[0].digest.gitCommit) : []),
+  ];
+}
+
+/** A follow-up's link to its parent (issue 32), as its contract binds it; `citadel verify --parent` checks it against the parent's bundle. */
+function lineageFacts(l: ReplayLineage, parentResult: string | null): string[] {
+  return [
+    `follow-up of fork ${l.parent_fork_id}, branch ${l.parent_branch_id}${parentResult === null ? '' : `, from its result commit ${parentResult}`}`,
+    `parent contract ${l.parent_contract_digest}, parent execution receipt ${l.parent_execution_receipt_digest}, parent objective ${l.parent_objective_digest}`,
   ];
 }
 
@@ -36,5 +46,6 @@ export function decisionFacts(p: DecisionPredicate): string[] {
     selection.selected ? `selected ${selection.branch_id ?? '?'} at ${selection.selected_at ?? '?'}` : `not selected${selection.problem ? ` (${selection.problem})` : ''}`,
     landing.landed ? `landed at ${landing.landed_at ?? '?'} as merge commit ${landing.merge_commit ?? '?'}` : `not landed${landing.problem ? ` (${landing.problem})` : ''}`,
     `replay ${p.artifacts.replay_digest}, proof report ${p.artifacts.proof_digest}`,
+    ...('lineage' in p.contract ? lineageFacts(p.contract.lineage, null) : []),
   ];
 }

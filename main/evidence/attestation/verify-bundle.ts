@@ -1,9 +1,11 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
 import type { ErrorCode } from '../../../shared/errors';
+import { gitBranchName } from '../../../shared/fork/ids';
 import {
   CitadelStatementSchema,
   isBranchStatement,
+  isLineageBranchStatement,
   DSSE_PAYLOAD_TYPE,
   DsseEnvelopeSchema,
   landedSubjectName,
@@ -18,6 +20,7 @@ import { publicKeyDigest, rawPublicKey } from '../signing/public-key';
 import { resultSubject } from './build-statements';
 import { signatureHolds } from './dsse';
 import { branchFacts, decisionFacts } from './proven-facts';
+import { checkParentLink } from './verify-parent-link';
 
 export interface BundleInput {
   readonly bundle: string;
@@ -25,6 +28,8 @@ export interface BundleInput {
   readonly publicKeyPem: string | null;
   readonly proof: string | null;
   readonly replay: string | null;
+  /** `--parent` (issue 32): the bundle of the fork the child continues, and the key its signatures are checked with. */
+  readonly parent?: { readonly bundle: string; readonly publicKeyPem: string | null };
 }
 
 type Failure = NonNullable<AttestationVerification['failure']>;
@@ -44,8 +49,9 @@ const MAX_ENVELOPES = 1024;
 /**
  * `citadel verify`, offline: every envelope's shape, payloadType, keyid, signature over the PAE and
  * statement schema, in that order per line; then that the lines are one fork's bundle; then the
- * proof and replay digests. The first failure is reported with its code, and nothing after it is
- * claimed. Without a public key every other check still runs, and the result is never `verified`.
+ * proof and replay digests; then, with a parent bundle, that bundle the same way and the link to it.
+ * The first failure is reported with its code, and nothing after it is claimed. Without a public
+ * key every other check still runs, and the result is never `verified`.
  */
 export function verifyBundle(input: BundleInput): AttestationVerification {
   const report: AttestationVerification = {
@@ -56,16 +62,18 @@ export function verifyBundle(input: BundleInput): AttestationVerification {
     envelopes: [],
     proof: input.proof === null ? 'not_given' : 'not_checked',
     replay: input.replay === null ? 'not_given' : 'not_checked',
+    ...(input.parent === undefined ? {} : { parent: 'not_checked' as const }),
     failure: null,
   };
   try {
     const key = input.publicKeyPem === null ? null : readPublicKey(input.publicKeyPem);
-    const statements = readLines(input.bundle).map((line, index) => verifyLine(line, index + 1, key, report));
-    checkBundle(statements, report);
+    const statements = readBundle(input.bundle, key, report);
     const { artifacts } = statements[0]?.statement.predicate ?? refuse('ATTESTATION_MALFORMED', 'the bundle holds no envelope');
     if (input.proof !== null) report.proof = matchArtifact(input.proof, 'citadel_proof_report', artifacts.proof_digest, 'ATTESTATION_PROOF_MISMATCH');
     if (input.replay !== null) report.replay = matchArtifact(input.replay, 'citadel_replay', artifacts.replay_digest, 'ATTESTATION_REPLAY_MISMATCH');
+    const parentKeyGiven = input.parent === undefined || linkParent(statements, input.parent, report);
     if (key === null) refuse('ATTESTATION_SIGNER_UNVERIFIED', `the signatures were not checked: no public key was given; the envelopes name key id ${report.key_id ?? '?'}`);
+    if (!parentKeyGiven) refuse('ATTESTATION_SIGNER_UNVERIFIED', "the parent bundle's signatures were not checked: no public key was given for it");
     report.signer = 'verified';
     report.verified = true;
   } catch (error) {
@@ -85,6 +93,36 @@ function readPublicKey(pem: string): { key: KeyObject; digest: string } {
   }
   if (key?.asymmetricKeyType !== 'ed25519') refuse('PUBLIC_KEY_INVALID', 'the public key file is not an ed25519 public key in PEM (SPKI), as citadel keys export writes it');
   return { key: key as KeyObject, digest: publicKeyDigest(rawPublicKey(key as KeyObject)) };
+}
+
+/** Every line verified, then the lines held to one fork's bundle. */
+function readBundle(bundle: string, key: { key: KeyObject; digest: string } | null, report: AttestationVerification): Verified[] {
+  const statements = readLines(bundle).map((line, index) => verifyLine(line, index + 1, key, report));
+  checkBundle(statements, report);
+  return statements;
+}
+
+/**
+ * The parent bundle verified as a bundle of its own (its failure is reported with its code, as the
+ * parent's), then the link. Whether the parent's signatures were checked with a key.
+ */
+function linkParent(child: readonly Verified[], input: NonNullable<BundleInput['parent']>, report: AttestationVerification): boolean {
+  report.parent = 'not_linked';
+  const own: AttestationVerification = { verified: false, key_id: null, signer: 'unverified', fork_id: null, envelopes: [], proof: 'not_given', replay: 'not_given', failure: null };
+  let parent: Verified[];
+  try {
+    parent = readBundle(input.bundle, input.publicKeyPem === null ? null : readPublicKey(input.publicKeyPem), own);
+  } catch (error) {
+    if (!(error instanceof Refused)) throw error;
+    refuse(error.failure.code, `the parent bundle: ${error.failure.message}`);
+  }
+  const check = checkParentLink(
+    child.map((v) => v.statement),
+    parent.map((v) => v.statement),
+  );
+  if (!check.linked) refuse('ATTESTATION_PARENT_MISMATCH', check.reason);
+  report.parent = { linked: true, ...check.link, key_id: own.key_id ?? refuse('ATTESTATION_MALFORMED', 'the parent bundle holds no envelope') };
+  return input.publicKeyPem !== null;
 }
 
 function readLines(bundle: string): string[] {
@@ -138,12 +176,19 @@ function readStatement(bytes: Buffer, line: number): CitadelStatement {
   if (isBranchStatement(s) && !sameSubjects(s.subject, [resultSubject(s.predicate.fork_id, s.predicate.branch.branch_id, s.predicate.branch)])) {
     refuse('ATTESTATION_STATEMENT_INVALID', `line ${line}: the subject is not the branch's result commit`, line);
   }
+  // A follow-up starts from its parent branch's result: the material is that branch's, and it is the base revision.
+  if (isLineageBranchStatement(s)) {
+    const { lineage } = s.predicate.contract;
+    const expected: CommitSubject = { name: gitBranchName(lineage.parent_fork_id, lineage.parent_branch_id), digest: { gitCommit: s.predicate.branch.base_revision } };
+    if (!sameSubjects(s.predicate.materials, [expected])) refuse('ATTESTATION_STATEMENT_INVALID', `line ${line}: the material is not the base revision, named by the lineage's parent branch`, line);
+  }
   return s;
 }
 
 /** One fork's bundle: the same fork, contract and artifacts throughout, each attested branch once, and one decision that names exactly them. */
 function checkBundle(lines: readonly Verified[], report: AttestationVerification): void {
   const first = lines[0]?.statement.predicate ?? refuse('ATTESTATION_MALFORMED', 'the bundle holds no envelope');
+  // The contract block carries a follow-up's lineage: every line names the same one.
   const bound = JSON.stringify([first.contract, first.artifacts]);
   for (const { line, statement } of lines) {
     const p = statement.predicate;
@@ -155,6 +200,8 @@ function checkBundle(lines: readonly Verified[], report: AttestationVerification
   const [decision, extra] = decisions;
   if (decision === undefined || extra !== undefined) refuse('ATTESTATION_BUNDLE_INCONSISTENT', `the bundle holds ${decisions.length} decision envelopes; exactly one is expected`, extra?.line ?? null);
   const branches = lines.filter((l): l is Verified & { statement: BranchStatement } => isBranchStatement(l.statement));
+  const materials = new Set(branches.map(({ statement }) => JSON.stringify('materials' in statement.predicate ? statement.predicate.materials : null)));
+  if (materials.size > 1) refuse('ATTESTATION_BUNDLE_INCONSISTENT', "the branch envelopes name different parent result commits as materials", branches[0]?.line ?? null);
   const listed = decision.statement.predicate.branches.filter((b) => b.receipt_verified);
   if (branches.length !== listed.length) refuse('ATTESTATION_BUNDLE_INCONSISTENT', `the decision lists ${listed.length} verified branches; the bundle attests ${branches.length}`, decision.line);
   for (const { line, statement } of branches) {

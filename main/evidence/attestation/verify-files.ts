@@ -9,6 +9,9 @@ export interface AttestationFiles {
   readonly publicKey?: string;
   readonly proof?: string;
   readonly replay?: string;
+  /** Issue 32: the bundle of the fork the bundle's fork continues; its signatures are checked with `parentPublicKey`, else `publicKey`. */
+  readonly parent?: string;
+  readonly parentPublicKey?: string;
 }
 
 // A replay or proof report is bounded at 16 MiB where it is opened; a bundle of 1024 envelopes fits too.
@@ -24,5 +27,7 @@ export async function verifyAttestation(files: AttestationFiles): Promise<Attest
     throw new CitadelError('ATTESTATION_FILE_UNREADABLE', `cannot read ${file}: ${why}`, { details: { file, reason: why } });
   };
   const bundle = (await read(files.bundle)) ?? '';
-  return verifyBundle({ bundle, publicKeyPem: await read(files.publicKey), proof: await read(files.proof), replay: await read(files.replay) });
+  const publicKeyPem = await read(files.publicKey);
+  const parent = files.parent === undefined ? undefined : { bundle: (await read(files.parent)) ?? '', publicKeyPem: files.parentPublicKey === undefined ? publicKeyPem : await read(files.parentPublicKey) };
+  return verifyBundle({ bundle, publicKeyPem, proof: await read(files.proof), replay: await read(files.replay), ...(parent === undefined ? {} : { parent }) });
 }

@@ -9,10 +9,10 @@ import { PublicWireFactsSchema } from './public-wire';
 
 /**
  * Issue 32: the branch a follow-up continues, as the replay may show it: opaque ids and digests.
- * Never the parent's result commit (repository identity) nor its objective (only its digest, which
+ * Never a commit (the parent's result and the chain's first base are repository identity) nor its objective (only its digest, which
  * the parent's own replay already shows as `objective_digest`).
  */
-export const ReplayLineageSchema = LineageSchema.omit({ parent_result_commit: true });
+export const ReplayLineageSchema = LineageSchema.omit({ parent_result_commit: true, root_base_revision: true });
 export type ReplayLineage = z.infer<typeof ReplayLineageSchema>;
 
 /**

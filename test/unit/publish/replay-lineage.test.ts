@@ -16,6 +16,7 @@ const LINEAGE: Lineage = {
   parent_execution_receipt_digest: sha256Digest('parent receipt'),
   parent_result_commit: 'c'.repeat(40),
   parent_objective_digest: sha256Digest('parent objective'),
+  root_base_revision: 'd'.repeat(40),
 };
 
 describe('replay of a follow-up fork', () => {
@@ -31,6 +32,7 @@ describe('replay of a follow-up fork', () => {
     });
     expect(text).not.toContain(LINEAGE.parent_result_commit);
     expect(text).not.toContain('parent_result_commit');
+    expect(text).not.toContain(LINEAGE.root_base_revision);
     expect(JSON.parse(await predatingForkReplayText())).not.toHaveProperty('contract.lineage');
   });
 });

@@ -20,7 +20,7 @@ import { validBudget } from './budget-numbers';
 import { contractContainment } from './branch-containment';
 import { assertDeliveryNamespaceFree } from './delivery-namespace';
 import { assertIncludesConfirmed, keepIncludeConfirmation, type IncludeConfirmed } from './include-confirmation';
-import { resolveWorkflow, type LoadedWorkflow } from './load-workflow';
+import { bindSetupAt, resolveWorkflow, type LoadedWorkflow } from './load-workflow';
 import { assertProtectedKept, followUpParent } from './follow-up-parent';
 import type { ExecutorInput } from './executor-input';
 import { assertWorkflowConfirmed, keepWorkflowConfirmation, type WorkflowConfirmed } from './workflow-confirmation';
@@ -89,9 +89,10 @@ export async function createFork(ctx: OrchestratorContext, input: CreateForkInpu
   const repoPath = parent?.repoRoot ?? input.repo;
   if (repoPath === undefined) throw new CitadelError('USAGE_ERROR', 'name the target repository');
   const repo = await repositoryInfo(repoPath);
-  const loaded = parent !== null && input.workflowFile === undefined && input.workflow === undefined
+  const named = parent !== null && input.workflowFile === undefined && input.workflow === undefined
     ? parentWorkflow(parent.contract)
     : await resolveWorkflow({ file: input.workflowFile, inline: input.workflow }, repo.root, ctx.env);
+  const loaded = parent === null ? named : await atFollowUpBase(named, repo.root, ctx.env, parent.lineage.parent_result_commit);
   if (loaded.workflow.setup?.some((step) => usesNpmConfig(step.command)) === true) safeNpmCacheRoot(ctx, repo.root);
   // Refused here (a tracked file, a symlink, a path outside the repository), before any fork state exists.
   // A follow-up starts from its parent's result: what the includes must not collide with is that tree.
@@ -184,6 +185,12 @@ export async function createFork(ctx: OrchestratorContext, input: CreateForkInpu
   });
   ctx.events({ type: 'fork_state', fork_id: forkId, state: 'pending', revision: 0 });
   return { record, repoDirty: repo.dirty, worktreeInclude: includeListOf(includes?.entries ?? []), workflowFoundInRepository: loaded.foundInRepository };
+}
+
+/** A follow-up's setup checked against the files its worktrees get, its parent's result (see bindSetupAt). */
+async function atFollowUpBase(loaded: LoadedWorkflow, root: string, env: Readonly<Record<string, string | undefined>>, base: string): Promise<LoadedWorkflow> {
+  const setup = loaded.workflow.setup;
+  return setup === undefined ? loaded : { ...loaded, workflow: { ...loaded.workflow, setup: await bindSetupAt(setup, root, env, base) } };
 }
 
 /** A follow-up with no workflow named runs its parent's, as the parent's contract froze it (confirmed when the parent started). */

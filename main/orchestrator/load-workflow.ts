@@ -213,14 +213,28 @@ async function readWorkflowFile(file: string): Promise<{ text: string; data: Wor
 }
 
 /**
+ * A follow-up's setup bound again against its base (issue 32): the parent branch's result, whose
+ * settings files an agent wrote, is what its worktrees get, not HEAD. Registries come from the
+ * operator's configuration now, as for any new fork.
+ */
+export function bindSetupAt(steps: readonly SetupStep[], repoTopLevel: string, env: Readonly<Record<string, string | undefined>>, revision: string): Promise<SetupStep[]> {
+  return bindSetup(
+    steps.map(({ id, command, args, timeout_seconds, network }) => ({ id, command, args, timeout_seconds, network })),
+    repoTopLevel,
+    env,
+    revision,
+  );
+}
+
+/**
  * Setup steps as the contract binds them, each `registries` step with the hosts the operator's
  * configuration of its toolchain names now (main/setup/registries); refused when the repository's
  * committed settings (what every worktree gets) name another registry: `.npmrc` for every npm step,
  * each toolchain's own files for a `registries` step.
  */
-async function bindSetup(steps: readonly SetupStepFile[], repoTopLevel: string, env: Readonly<Record<string, string | undefined>>): Promise<SetupStep[]> {
+async function bindSetup(steps: readonly SetupStepFile[], repoTopLevel: string, env: Readonly<Record<string, string | undefined>>, revision = 'HEAD'): Promise<SetupStep[]> {
   const npm = npmConfigOnce(env);
-  const committed = committedFiles(repoTopLevel);
+  const committed = committedFiles(repoTopLevel, revision);
   // npm reads it for every step (its cache is one); pnpm, Yarn 1.x and bun for a step that fetches.
   const npmrcRead = steps.some((step) => usesNpmConfig(step.command) || (step.network === 'registries' && readsNpmrc(step)));
   if (npmrcRead) assertProjectRegistries((await committed('.npmrc', MAX_NPMRC_BYTES)) ?? '', await npm());

@@ -205,6 +205,16 @@ describe('fork start --from refusals create nothing', () => {
     await refused(`${doc.fork_id}/branch-claude`, 'PARENT_PROTECTED_PATH_CHANGED', ['--workflow', h.workflowFile]);
   });
 
+  it("checks a follow-up's setup against the settings its parent's agent committed, not HEAD's", async () => {
+    const withSetup = path.join(base, 'with-setup.json');
+    writeFileSync(withSetup, JSON.stringify({ ...WORKFLOW, schema_version: 2, setup: [{ id: 'npm-version', command: 'npm', args: ['--version'], timeout_seconds: 120 }] }));
+    await h.simulate({ edits: [{ path: '.npmrc', content: 'registry=https://registry.attacker.invalid/\n' }, { path: 'src/sum.js', content: WRONG_SUM }] });
+    const { run, doc } = await h.startJson(['--executors', executorsFile(), '--workflow', withSetup]);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(doc.branches.map((b) => b.failure_code)).toEqual(['VERIFIER_FAILED', 'VERIFIER_FAILED']);
+    await refused(`${doc.fork_id}/branch-claude`, 'SETUP_REGISTRY_UNSUPPORTED');
+  });
+
   it('refuses a branch whose result commit is gone from the target', async () => {
     const ref = `citadel/${parentId}/branch-codex`;
     h.gitIn(h.repo, 'branch', '-D', ref);

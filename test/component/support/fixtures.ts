@@ -31,6 +31,8 @@ export function forkStatus(overrides: Partial<ForkStatus> = {}): ForkStatus {
     title: 'Fix the sum function',
     title_standing: 'verified',
     repo_name: 'app',
+    lineage: null,
+    children: [],
     branches: [
       { branch_id: 'branch-claude', profile_id: 'claude', runtime: 'claude', state: 'passed', failure_code: null, blocked_reason: null, blocked_code: null, attempt: 1 },
       { branch_id: 'branch-codex', profile_id: 'codex', runtime: 'codex', state: 'passed', failure_code: null, blocked_reason: null, blocked_code: null, attempt: 1 },

@@ -194,7 +194,7 @@ async function atFollowUpBase(loaded: LoadedWorkflow, root: string, env: Readonl
 }
 
 /** A follow-up with no workflow named runs its parent's, as the parent's contract froze it (confirmed when the parent started). */
-function parentWorkflow(contract: Contract): LoadedWorkflow {
+export function parentWorkflow(contract: Contract): LoadedWorkflow {
   return { workflow: contract.workflow, verifier: contract.verifier, protectedPaths: contract.policy.protected_paths, foundInRepository: null, repositoryFile: null };
 }
 

@@ -9,7 +9,8 @@ import { targetRepositoryDigest } from '../landing/target-identity';
 import { adapterFor } from '../runtimes/registry';
 import { assertRuntimeOnlyOffered } from './branch-containment';
 import { checkBudgetNumber, type BudgetNumber } from './budget-numbers';
-import { validObjective } from './create-fork';
+import { parentWorkflow, validObjective } from './create-fork';
+import { followUpParent } from './follow-up-parent';
 import { includeConfirmationOf } from './include-confirmation';
 import { previewFork } from './executor-actions';
 import { resolveWorkflow } from './load-workflow';
@@ -18,9 +19,12 @@ import { workflowConfirmationOf } from './workflow-confirmation';
 /**
  * The New Fork preview: each field checked with the same functions `startFork` uses, every
  * problem reported at its field in plain words (never thrown), so the form can show them all at
- * once, before anything is written. It reads the repository and files; it writes nothing.
+ * once, before anything is written. It reads the repository and files; it writes nothing. A
+ * follow-up (`from`) is checked as its start checks it (its parent, at the repository field) and
+ * previewed from what it would start from: the parent branch's result, and without a workflow
+ * named, the parent's frozen workflow.
  */
-export async function previewStart(ctx: Pick<OrchestratorContext, 'adapters' | 'env' | 'root'>, request: PreviewForkRequest): Promise<StartPreview> {
+export async function previewStart(ctx: OrchestratorContext, request: PreviewForkRequest): Promise<StartPreview> {
   const fields = {
     objective: check(),
     repo: check(),
@@ -33,7 +37,9 @@ export async function previewStart(ctx: Pick<OrchestratorContext, 'adapters' | '
   await attempt(fields.objective, () => validObjective(request.objective));
   for (const number of BUDGET_NUMBERS) await attempt(fields[number], () => checkBudgetNumber(number, request[number] ?? undefined));
 
-  const repo = await checkRepository(request.repo, ctx.env, fields.repo);
+  const from = request.from ?? null;
+  const repo = await checkRepository(request.repo, ctx.env, fields.repo, from !== null);
+  const parent = from === null || repo === null ? null : await attempt(fields.repo, () => followUpParent(ctx, from, request.repo.trim()));
   const worktreeInclude =
     repo === null ? null : await attempt(fields.repo, async () => includeConfirmationOf(ctx, await targetRepositoryDigest(repo.root), (await resolveWorktreeIncludes(repo.root))?.entries ?? []));
 
@@ -46,12 +52,17 @@ export async function previewStart(ctx: Pick<OrchestratorContext, 'adapters' | '
   const inline = request.workflow ?? undefined;
   const pathProblem = file === undefined ? null : notAFullPath(file, ctx.env);
   let workflow: StartPreview['workflow'] = null;
+  const runsParentWorkflow = parent !== null && file === undefined && inline === undefined;
+  // A follow-up whose parent was refused (said at the repository field) has no workflow to show unless one is named.
+  const nothingToLoad = from !== null && parent === null && file === undefined && inline === undefined;
   if (pathProblem !== null) {
     fields.workflow_file.problems.push({ code: 'WORKFLOW_FILE_UNREADABLE', message: pathProblem });
   } else if ((file !== undefined || inline !== undefined) && repo === null) {
     fields.workflow_file.warnings.push('Checked once the repository path is valid (a workflow file inside the repository is protected too).');
-  } else if (repo !== null) {
-    const loaded = await attempt(fields.workflow_file, () => resolveWorkflow({ file, inline }, repo.root, ctx.env).catch((error: unknown) => plainUnreadable(error, file)));
+  } else if (repo !== null && !nothingToLoad) {
+    const loaded = runsParentWorkflow
+      ? parentWorkflow(parent.contract)
+      : await attempt(fields.workflow_file, () => resolveWorkflow({ file, inline }, repo.root, ctx.env).catch((error: unknown) => plainUnreadable(error, file)));
     if (loaded?.verifier.command === null) {
       fields.workflow_file.warnings.push(
         'No verifier command: each branch is checked only by git diff --check (whitespace errors), so nothing tests whether the objective was met. A workflow file with a verifier (for example npm test) has every branch tested.',
@@ -77,10 +88,11 @@ export async function previewStart(ctx: Pick<OrchestratorContext, 'adapters' | '
     executors: executors?.executors ?? null,
     repository: repo === null ? null : { root: repo.root, head: repo.head, branch: repo.branch, dirty: repo.dirty, worktree_include: worktreeInclude },
     workflow,
+    follow_up: parent === null ? null : { from: { fork_id: parent.lineage.parent_fork_id, branch_id: parent.lineage.parent_branch_id }, base_revision: parent.lineage.parent_result_commit, parent_workflow: runsParentWorkflow },
   };
 }
 
-async function checkRepository(given: string, env: Readonly<Record<string, string | undefined>>, field: FieldCheck): Promise<RepositoryInfo | null> {
+async function checkRepository(given: string, env: Readonly<Record<string, string | undefined>>, field: FieldCheck, followUp: boolean): Promise<RepositoryInfo | null> {
   const trimmed = given.trim();
   const refuse = (message: string): null => {
     field.problems.push({ code: 'REPOSITORY_INVALID', message });
@@ -94,7 +106,8 @@ async function checkRepository(given: string, env: Readonly<Record<string, strin
   if (repo.root !== path.resolve(trimmed)) field.warnings.push(`This folder is inside the repository at ${repo.root}; the fork works on that whole repository.`);
   if (repo.branch === null) field.warnings.push(`HEAD is detached at ${repo.head.slice(0, 12)}: the fork can run, but landing needs a checked-out branch.`);
   if (repo.dirty) {
-    field.warnings.push(`The repository has uncommitted changes; they are not part of the fork, which starts from HEAD ${repo.head.slice(0, 12)}${repo.branch === null ? '' : ` on ${repo.branch}`}.`);
+    const start = followUp ? "the result of the branch it continues" : `HEAD ${repo.head.slice(0, 12)}${repo.branch === null ? '' : ` on ${repo.branch}`}`;
+    field.warnings.push(`The repository has uncommitted changes; they are not part of the fork, which starts from ${start}.`);
   }
   return repo;
 }

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { ExecutorSetDescriptionSchema } from '../executors/executor-set-description';
+import { CommitShaSchema } from './ids';
 import { IncludeConfirmationSchema } from './include-confirmation';
+import { ParentRefSchema } from './lineage';
 import { WorkflowConfirmationSchema } from './workflow-confirmation';
 
 /** One problem found at one field of the New Fork form, in plain words, with the code Start would refuse with. */
@@ -56,5 +58,11 @@ export const StartPreviewSchema = z.strictObject({
       repository_file: WorkflowConfirmationSchema.nullable(),
     })
     .nullable(),
+  /**
+   * Issue 32: a follow-up's start, once its parent checks out: the branch it continues, the commit
+   * it starts from (that branch's result, not the repository's HEAD), and whether it runs the
+   * parent's frozen workflow (no workflow named). Absent or null for a first fork.
+   */
+  follow_up: z.strictObject({ from: ParentRefSchema, base_revision: CommitShaSchema, parent_workflow: z.boolean() }).nullable().optional(),
 });
 export type StartPreview = z.infer<typeof StartPreviewSchema>;

@@ -98,9 +98,11 @@ describe('fork row markup', () => {
       created: '2026-11-01T00:00:00.000Z',
       createdTitle: '<t>',
       age: '<age>',
+      parent: { href: '#/fork/p"onclick="alert(4)', forkId: '<pf>', branchId: '<pb>' },
+      children: ['<c1>', '<c2>', '<c3>', '<c4>'].map((forkId) => ({ href: `#/fork/${forkId}`, forkId })),
     });
     syncKeyedRows(tbody, [{ key: 'k"><x', markup, className: '' }, { key: 'broken', markup: problemRowMarkup('fork-<x>', 'unknown', '<p>', true), className: '' }]);
-    expect(tbody.querySelectorAll('img, script, b, i, u, t, age, x, p, o, r')).toHaveLength(0);
+    expect(tbody.querySelectorAll('img, script, b, i, u, t, age, x, p, o, r, pf, pb, c1, c2, c3, c4')).toHaveLength(0);
     const anchor = tbody.querySelector('a');
     expect(anchor?.textContent).toBe(hostile);
     expect(anchor?.getAttribute('href')).toBe('#/fork/x"onclick="alert(3)');
@@ -109,6 +111,10 @@ describe('fork row markup', () => {
     expect(tbody.textContent).toContain('<u>p</u> failed: VERIFIER_FAILED');
     expect(tbody.textContent).toContain('unreadable: <p>');
     expect(tbody.textContent).toContain('<o>outcome</o>');
+    // Issue 32: the parent and the first follow-ups as links, and how many more there are.
+    expect(tbody.textContent).toContain('continues <pf> / <pb>');
+    expect(tbody.textContent).toContain('4 follow-ups: <c1>, <c2>, <c3> and 1 more');
+    expect([...tbody.querySelectorAll('.lineage a')].map((a) => a.getAttribute('href'))).toEqual(['#/fork/p"onclick="alert(4)', '#/fork/<c1>', '#/fork/<c2>', '#/fork/<c3>']);
     const pick = tbody.querySelector<HTMLInputElement>('input[data-pick]');
     expect(pick?.checked).toBe(true);
     expect(pick?.getAttribute('aria-label')).toBe(`Pick ${hostile} (fork-<b>) for cleaning`);

@@ -6,6 +6,7 @@ describe('hash router', () => {
   const routes: Route[] = [
     { view: 'forks' },
     { view: 'new' },
+    { view: 'new', from: { forkId: FORK_ID, branchId: 'branch-codex' } },
     { view: 'settings' },
     { view: 'proof', forkId: null },
     { view: 'fork', forkId: FORK_ID },
@@ -25,7 +26,7 @@ describe('hash router', () => {
     expect(parseHash('#/')).toEqual({ view: 'forks' });
   });
 
-  it.each(['#/fork/not-a-fork-id', `#/fork/${FORK_ID}/merge`, `#/fork/${FORK_ID}/land/extra`, '#/d2h-123', `#/fork/${FORK_ID}/select?branch=not-a-branch`, `#/fork/${FORK_ID}/land?branch=branch-codex`])('does not route %s', (hash) => {
+  it.each(['#/fork/not-a-fork-id', `#/fork/${FORK_ID}/merge`, `#/fork/${FORK_ID}/land/extra`, '#/d2h-123', `#/fork/${FORK_ID}/select?branch=not-a-branch`, `#/fork/${FORK_ID}/land?branch=branch-codex`, `#/new?from=${FORK_ID}`, `#/new?from=${FORK_ID}/not-a-branch`, '#/new?from=fork-x/branch-codex'])('does not route %s', (hash) => {
     expect(parseHash(hash).view).toBe('not-found');
   });
 });

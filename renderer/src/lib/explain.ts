@@ -110,6 +110,13 @@ const ERRORS: Readonly<Partial<Record<ErrorCode, Explanation>>> = {
   LANDING_TOKEN_MISMATCH:
     'What was confirmed is no longer the landing plan: the fork, its selection or a head moved since the checks were shown. Nothing was changed; review the checks again.',
   LANDING_IN_DOUBT: 'A landing started and its outcome is not recorded, so nothing more is landed until it is reconciled.',
+  PARENT_CONTRACT_UNVERIFIED:
+    "The contract of the fork this one would continue no longer matches its digest (or its stored objective is not the one the contract binds), so nothing can continue from it. Nothing was created.",
+  PARENT_RECEIPT_UNVERIFIED:
+    'This branch has no receipt that verifies on this machine (it was not collected, is missing, or fails a check), and a follow-up starts only from verified work. Nothing was created.',
+  PARENT_RESULT_MISSING: "This branch's result commit is no longer in the repository (it was deleted or cleaned up), so there is nothing to continue from. Nothing was created.",
+  PARENT_TARGET_MISMATCH:
+    'A follow-up lands in the repository of the fork it continues, and this is not that repository (or that fork\'s recorded repository is not the one its contract binds). Nothing was created.',
 };
 
 /**

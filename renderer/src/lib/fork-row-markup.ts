@@ -38,7 +38,14 @@ export interface ForkRowView {
   readonly created: string;
   readonly createdTitle: string;
   readonly age: string;
+  /** Issue 32: the branch this fork continues, with its fork's page; null for a first fork. */
+  readonly parent: { readonly href: string; readonly forkId: string; readonly branchId: string } | null;
+  /** Issue 32: the listed forks that continue this one, oldest first, each with its page. */
+  readonly children: readonly { readonly href: string; readonly forkId: string }[];
 }
+
+/** The most follow-ups a row links; past it the row says how many more there are (the fork's page lists them all). */
+export const MAX_CHILD_LINKS = 3;
 
 const attr = (name: string, value: string | null): string => (value === null ? '' : ` ${name}="${escapeHtml(value)}"`);
 
@@ -54,7 +61,7 @@ export function forkRowMarkup(row: ForkRowView): string {
   return (
     (row.picking ? `<td class="pick">${pick}</td>` : '') +
     `<td class="fork"><a${attr('href', row.href)} class="title${row.untitled ? ' untitled' : ''}">${escapeHtml(row.title)}</a>` +
-    `${badges.length === 0 ? '' : ` <span class="badges">${badges.join(' ')}</span>`}<br><code class="id">${escapeHtml(row.id)}</code></td>` +
+    `${badges.length === 0 ? '' : ` <span class="badges">${badges.join(' ')}</span>`}<br><code class="id">${escapeHtml(row.id)}</code>${lineageMarkup(row)}</td>` +
     `<td${row.repoUnknown ? ' class="muted"' : ''}>${escapeHtml(row.repo)}</td>` +
     `<td><span class="badge ${escapeHtml(row.stateTone)}">${escapeHtml(row.state)}</span>${row.needsDecision ? '<span class="badge tone-warn decide">needs your decision</span>' : ''}</td>` +
     `<td class="outcome">${outcome}${row.receipts === null ? '' : `<br><span class="muted">${escapeHtml(row.receipts)}</span>`}</td>` +
@@ -70,4 +77,17 @@ export function problemRowMarkup(forkId: string, state: string, problem: string,
     `<td><span class="badge ${stateTone(state)}">${escapeHtml(state)}</span></td>` +
     `<td colspan="3" class="muted">unreadable: <code>${escapeHtml(problem)}</code></td>`
   );
+}
+
+/** A row's place in its chain (issue 32): the branch it continues and the forks that continue it, as links. */
+function lineageMarkup(row: ForkRowView): string {
+  const parent =
+    row.parent === null
+      ? ''
+      : `<br><span class="lineage">continues <a${attr('href', row.parent.href)}><code>${escapeHtml(row.parent.forkId)}</code></a> / <code>${escapeHtml(row.parent.branchId)}</code></span>`;
+  if (row.children.length === 0) return parent;
+  const links = row.children.slice(0, MAX_CHILD_LINKS).map((child) => `<a${attr('href', child.href)}><code>${escapeHtml(child.forkId)}</code></a>`);
+  const more = row.children.length - MAX_CHILD_LINKS;
+  const count = row.children.length === 1 ? '1 follow-up' : `${row.children.length} follow-ups`;
+  return `${parent}<br><span class="lineage">${count}: ${links.join(', ')}${more > 0 ? ` and ${more} more` : ''}</span>`;
 }

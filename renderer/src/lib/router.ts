@@ -3,7 +3,8 @@ import { BRANCH_ID_PATTERN, FORK_ID_PATTERN } from '../../../shared/fork/id-patt
 /** Every screen of Mission Control, addressed by the URL hash so reloads and links keep their place. */
 export type Route =
   | { view: 'forks' }
-  | { view: 'new' }
+  /** `from`: the branch a follow-up continues (issue 32), as `?from=FORK_ID/BRANCH_ID`, so a reload keeps it. */
+  | { view: 'new'; from?: { forkId: string; branchId: string } }
   | { view: 'fork'; forkId: string }
   | { view: 'compare'; forkId: string }
   /** `branchId`: the branch chosen beforehand (Compare's Select button), as `?branch=…`. */
@@ -17,7 +18,7 @@ const FORK_SUBVIEWS = ['compare', 'select', 'land', 'proof'] as const;
 
 export function parseHash(hash: string): Route {
   const path = hash.replace(/^#/, '');
-  const preselected = selectWithBranch(path);
+  const preselected = selectWithBranch(path) ?? newFrom(path);
   if (preselected !== null) return preselected;
   const parts = path.split('/').filter((part) => part !== '');
   const [first, second, third, ...rest] = parts;
@@ -43,12 +44,20 @@ function selectWithBranch(path: string): Route | null {
   return FORK_ID_PATTERN.test(forkId) && BRANCH_ID_PATTERN.test(branchId) ? { view: 'select', forkId, branchId } : null;
 }
 
+/** `new?from=FORK_ID/BRANCH_ID`: New Fork continuing a branch; null for any other path. */
+function newFrom(path: string): Route | null {
+  const match = /^\/?new\?from=([^/?&]+)\/([^/?&]+)$/.exec(path);
+  if (match === null) return null;
+  const [, forkId = '', branchId = ''] = match;
+  return FORK_ID_PATTERN.test(forkId) && BRANCH_ID_PATTERN.test(branchId) ? { view: 'new', from: { forkId, branchId } } : { view: 'not-found', hash: path };
+}
+
 export function hrefFor(route: Route): string {
   switch (route.view) {
     case 'forks':
       return '#/forks';
     case 'new':
-      return '#/new';
+      return route.from === undefined ? '#/new' : `#/new?from=${route.from.forkId}/${route.from.branchId}`;
     case 'settings':
       return '#/settings';
     case 'fork':

@@ -1,6 +1,7 @@
 import { ContractV1Schema } from '../../shared/fork/contract';
 import type { Contract } from '../../shared/fork/contract';
-import type { ChildFork } from '../../shared/fork/lineage';
+import type { ChildFork, Lineage } from '../../shared/fork/lineage';
+import type { ForkRecord } from '../../shared/fork/fork-record';
 import type { ForkFamily } from '../../shared/fork/fork-status';
 import type { OrchestratorContext } from '../host/context';
 import { readStoredJson, UNTRUSTED } from '../store/read-stored-json';
@@ -14,11 +15,26 @@ const LineageOnlySchema = ContractV1Schema.pick({ lineage: true });
  * contract, and every fork whose verified contract continues one of its branches. A contract that
  * does not verify names no parent and no child: an edited file cannot graft a fork onto a chain.
  */
-export async function forkFamily(ctx: Pick<OrchestratorContext, 'store'>, forkId: string, contract: Contract | null): Promise<ForkFamily> {
-  return { lineage: contract?.lineage ?? null, children: await childrenOf(ctx, forkId) };
+export async function forkFamily(ctx: Pick<OrchestratorContext, 'store'>, record: ForkRecord, contract: Contract | null): Promise<ForkFamily> {
+  return { lineage: contract?.lineage ?? null, children: await childrenOf(ctx, record) };
 }
 
-async function childrenOf(ctx: Pick<OrchestratorContext, 'store'>, forkId: string): Promise<ChildFork[]> {
+/**
+ * A child names its parent by the parent's contract digest and one of its branches: both must be this
+ * fork's. A child contract rewritten with its record to match (neither is signed) cannot name a
+ * branch or contract the parent does not have.
+ */
+function names(parent: Pick<ForkRecord, 'fork_id' | 'contract_digest' | 'branches'>, lineage: Lineage | undefined): lineage is Lineage {
+  return (
+    lineage !== undefined &&
+    lineage.parent_fork_id === parent.fork_id &&
+    lineage.parent_contract_digest === parent.contract_digest &&
+    parent.branches.some((b) => b.branch_id === lineage.parent_branch_id)
+  );
+}
+
+async function childrenOf(ctx: Pick<OrchestratorContext, 'store'>, parent: ForkRecord): Promise<ChildFork[]> {
+  const forkId = parent.fork_id;
   const ids = (await ctx.store.listForkIds()).filter((id) => id !== forkId);
   const found = await Promise.all(
     ids.map(async (id): Promise<ChildFork | null> => {
@@ -26,18 +42,19 @@ async function childrenOf(ctx: Pick<OrchestratorContext, 'store'>, forkId: strin
       if (named.status !== 'valid' || named.value.lineage?.parent_fork_id !== forkId) return null;
       const record = await ctx.store.readRecord(id).catch(() => null);
       const lineage = record === null ? undefined : (await verifiedContract(ctx, record))?.lineage;
-      return lineage?.parent_fork_id === forkId ? { fork_id: id, parent_branch_id: lineage.parent_branch_id } : null;
+      return names(parent, lineage) ? { fork_id: id, parent_branch_id: lineage.parent_branch_id } : null;
     }),
   );
   // Fork ids are ULIDs: their order is their creation order.
   return found.filter((c): c is ChildFork => c !== null).sort((a, b) => (a.fork_id < b.fork_id ? -1 : 1));
 }
 
-/** Children for every listed fork at once, from the lineages the list has already verified: no file is read again. */
-export function childrenByParent(lineages: ReadonlyMap<string, Contract['lineage']>): Map<string, ChildFork[]> {
+/** Children for every listed fork at once, from the lineages and records the list has already read: no file is read again. */
+export function childrenByParent(lineages: ReadonlyMap<string, Contract['lineage']>, records: ReadonlyMap<string, Pick<ForkRecord, 'fork_id' | 'contract_digest' | 'branches'>>): Map<string, ChildFork[]> {
   const byParent = new Map<string, ChildFork[]>();
   for (const [id, lineage] of [...lineages].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    if (lineage === undefined) continue;
+    const parent = lineage === undefined ? undefined : records.get(lineage.parent_fork_id);
+    if (parent === undefined || !names(parent, lineage)) continue;
     byParent.set(lineage.parent_fork_id, [...(byParent.get(lineage.parent_fork_id) ?? []), { fork_id: id, parent_branch_id: lineage.parent_branch_id }]);
   }
   return byParent;

@@ -44,6 +44,6 @@ async function titleOf(ctx: Pick<OrchestratorContext, 'store'>, forkId: string, 
 /** One fork's status as `fork status ID` and Mission Control show it: the record's projection with its labels. */
 export async function labelledStatus(ctx: Pick<OrchestratorContext, 'store'>, record: ForkRecord): Promise<ForkStatus> {
   const contract = await verifiedContract(ctx, record);
-  const [labels, family] = await Promise.all([forkLabels(ctx, record.fork_id, contract), forkFamily(ctx, record.fork_id, contract)]);
+  const [labels, family] = await Promise.all([forkLabels(ctx, record.fork_id, contract), forkFamily(ctx, record, contract)]);
   return forkStatusOf(record, labels, family);
 }

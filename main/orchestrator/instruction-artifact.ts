@@ -15,7 +15,8 @@ export function instructionArtifact(objective: string, workflow: Workflow, prote
           '',
           'This worktree already holds the result of an earlier objective, given here as context only:',
           '',
-          ...parentObjective.trim().split('\n').map((line) => `> ${line}`),
+          // Every line break a reader may honour (CR, LS, PS too), so no line of it escapes the quote.
+          ...parentObjective.trim().split(/\r\n|[\n\r\u2028\u2029\v\f\u0085]/).map((line) => `> ${line}`),
           '',
           'Build on that work. Your task is the objective below.',
           '',

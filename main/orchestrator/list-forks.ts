@@ -2,6 +2,7 @@ import { isCitadelError } from '../../shared/errors';
 import { forkStatusOf } from '../../shared/fork/fork-status';
 import type { ForkListing, ForkProblem, ListedFork } from '../../shared/fork/fork-summary';
 import type { Lineage } from '../../shared/fork/lineage';
+import type { ForkRecord } from '../../shared/fork/fork-record';
 import type { OrchestratorContext } from '../host/context';
 import { verifiedContract, withContractStanding } from './contract-standing';
 import { forkLabels } from './fork-labels';
@@ -15,6 +16,7 @@ import { childrenByParent } from './fork-family';
 export async function listForks(ctx: OrchestratorContext): Promise<ForkListing[]> {
   const ids = await ctx.store.listForkIds();
   const lineages = new Map<string, Lineage | undefined>();
+  const records = new Map<string, ForkRecord>();
   const listed = await Promise.all(
     ids.map(async (id): Promise<ListedFork | ForkProblem> => {
       try {
@@ -22,6 +24,7 @@ export async function listForks(ctx: OrchestratorContext): Promise<ForkListing[]
         // The contract is read once for both: only a fork whose contract does not verify has its standing worked out again.
         const contract = await verifiedContract(ctx, record);
         lineages.set(id, contract?.lineage);
+        records.set(id, record);
         const shown = contract === null ? await withContractStanding(ctx, record) : record;
         // The record's own history, already read: the list's elapsed time costs no other read.
         const runningSince = shown.state === 'running' ? (shown.history.findLast((h) => h.state === 'running')?.at ?? null) : null;
@@ -32,6 +35,6 @@ export async function listForks(ctx: OrchestratorContext): Promise<ForkListing[]
       }
     }),
   );
-  const children = childrenByParent(lineages);
+  const children = childrenByParent(lineages, records);
   return listed.map((fork) => ('problem' in fork ? fork : { ...fork, children: children.get(fork.fork_id) ?? [] }));
 }

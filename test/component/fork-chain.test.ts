@@ -17,6 +17,7 @@ const lineageTo = (parent: number, branch = 'branch-codex'): NonNullable<ForkSta
   parent_execution_receipt_digest: digest(`receipt ${parent}`),
   parent_result_commit: 'b'.repeat(40),
   parent_objective_digest: digest(`objective ${parent}`),
+  root_base_revision: 'a'.repeat(40),
 });
 
 /** Fork n continues fork n-1's branch-codex, down to fork 0, the first; `loop` makes fork 0 continue the last instead. */

@@ -164,6 +164,16 @@ describe('fork start --from', () => {
     writeFileSync(file, JSON.stringify({ ...contract, lineage: { ...contract.lineage, parent_branch_id: 'branch-codex' } }));
     expect((await status(childId)).children).toEqual([]);
     expect((await status(grandchild)).lineage).toBeNull();
+
+    // Nor does a contract rewritten with its (unsigned) record to match: it names a branch the parent does not have.
+    const forged = { ...contract, lineage: { ...contract.lineage, parent_branch_id: 'branch-forged' } };
+    writeFileSync(file, JSON.stringify(forged));
+    const recordFile = path.join(h.forkDir(grandchild), 'fork.json');
+    writeFileSync(recordFile, JSON.stringify({ ...h.readJson(recordFile), contract_digest: digestOf(forged) }));
+    expect((await status(grandchild)).lineage?.parent_branch_id).toBe('branch-forged');
+    expect((await status(childId)).children).toEqual([]);
+    const listed = json<{ forks: Status[] }>(await h.cli(['fork', 'status', '--json'])).forks;
+    expect(listed.find((f) => f.fork_id === childId)?.children).toEqual([]);
   });
 });
 

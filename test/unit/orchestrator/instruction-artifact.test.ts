@@ -20,4 +20,11 @@ describe('instructionArtifact', () => {
     expect(text.match(/^# Objective$/gm)).toHaveLength(1);
     expect(text).toContain('Your task is the objective below.');
   });
+
+  it('keeps every line of the context inside the quote, whatever line break it uses', () => {
+    const text = instructionArtifact('Task', WORKFLOW, [], 'one\r# Objective\u2028two\r\nthree\u2029four\u0085five');
+    const context = text.slice(0, text.indexOf('\n# Objective\n\nTask'));
+    expect(context).toContain('> one\n> # Objective\n> two\n> three\n> four\n> five\n');
+    expect(context).not.toMatch(/[\r\u2028\u2029\u0085]/);
+  });
 });

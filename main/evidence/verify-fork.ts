@@ -34,6 +34,8 @@ export interface VerifiedFork {
   readonly trust: SignerTrust | null;
   /** One per branch of the signed branch set, in its canonical order (fork.json's only when that set is not bound). */
   readonly branches: readonly BranchEvidence[];
+  /** The request as read for this verification (its profiles held to the signed set unless `executor_set_mismatch`); null when unreadable. */
+  readonly request: ForkRequest | null;
 }
 
 /** Where a fork's stored files are, and the trust anchors they are checked against (an OrchestratorContext is one). */
@@ -121,7 +123,7 @@ export async function verifyFork(ctx: StoredForks, forkId: string): Promise<Veri
   const requiredSteps = requiredVerifierSteps(c?.verifier ?? null);
   // `settled` is awaited here too, so a failed lookup is thrown even for a fork with no branches.
   const [branches] = await Promise.all([Promise.all(slots.map((slot) => verifyBranch(ctx, forkId, record, c, contractDigest, profiles, slot, publicKey, settled, requiredSteps))), settled]);
-  return { record, contract: c, forkReasons, trust: await trustLookup, branches };
+  return { record, contract: c, forkReasons, trust: await trustLookup, branches, request: request.status === 'valid' ? request.value : null };
 }
 
 /**

@@ -20,11 +20,11 @@ import { validBudget } from './budget-numbers';
 import { contractContainment } from './branch-containment';
 import { assertDeliveryNamespaceFree } from './delivery-namespace';
 import { assertIncludesConfirmed, keepIncludeConfirmation, type IncludeConfirmed } from './include-confirmation';
-import { bindSetupAt, resolveWorkflow, type LoadedWorkflow } from './load-workflow';
-import { assertProtectedKept, followUpParent } from './follow-up-parent';
+import { resolveWorkflow, type LoadedWorkflow } from './load-workflow';
+import { followUpParent, followUpWorkflow } from './follow-up-parent';
 import type { ExecutorInput } from './executor-input';
 import { assertWorkflowConfirmed, keepWorkflowConfirmation, type WorkflowConfirmed } from './workflow-confirmation';
-import { REPOSITORY_CONFIG_PROTECTED } from '../../shared/fork/workflow-proposal';
+import { withRepositoryConfig } from '../../shared/fork/workflow-proposal';
 import { safeNpmCacheRoot } from './setup-branch';
 import { usesNpmConfig } from '../setup/package-toolchain';
 import { newForkId } from './new-fork-id';
@@ -92,14 +92,13 @@ export async function createFork(ctx: OrchestratorContext, input: CreateForkInpu
   const named = parent !== null && input.workflowFile === undefined && input.workflow === undefined
     ? parentWorkflow(parent.contract)
     : await resolveWorkflow({ file: input.workflowFile, inline: input.workflow }, repo.root, ctx.env);
-  const loaded = parent === null ? named : await atFollowUpBase(named, repo.root, ctx.env, parent.lineage.parent_result_commit);
+  const loaded = parent === null ? named : await followUpWorkflow(named, repo.root, ctx.env, parent.lineage);
   if (loaded.workflow.setup?.some((step) => usesNpmConfig(step.command)) === true) safeNpmCacheRoot(ctx, repo.root);
   // Refused here (a tracked file, a symlink, a path outside the repository), before any fork state exists.
   // A follow-up starts from its parent's result: what the includes must not collide with is that tree.
   const baseRevision = parent?.lineage.parent_result_commit ?? repo.head;
   const includes = await resolveWorktreeIncludes(repo.root, baseRevision);
   const protectedPaths = withRepositoryConfig(loaded.protectedPaths);
-  if (parent !== null) await assertProtectedKept(repo.root, parent.lineage, protectedPaths);
   const targetDigest = await targetRepositoryDigest(repo.root);
   const newWorkflowConfirmation = await assertWorkflowConfirmed(ctx, { digest: targetDigest, root: repo.root }, loaded.repositoryFile, input.workflowConfirmed);
   const newConfirmation = await assertIncludesConfirmed(ctx, { digest: targetDigest, root: repo.root }, includes?.entries ?? [], input.includeConfirmed);
@@ -187,24 +186,9 @@ export async function createFork(ctx: OrchestratorContext, input: CreateForkInpu
   return { record, repoDirty: repo.dirty, worktreeInclude: includeListOf(includes?.entries ?? []), workflowFoundInRepository: loaded.foundInRepository };
 }
 
-/** A follow-up's setup checked against the files its worktrees get, its parent's result (see bindSetupAt). */
-async function atFollowUpBase(loaded: LoadedWorkflow, root: string, env: Readonly<Record<string, string | undefined>>, base: string): Promise<LoadedWorkflow> {
-  const setup = loaded.workflow.setup;
-  return setup === undefined ? loaded : { ...loaded, workflow: { ...loaded.workflow, setup: await bindSetupAt(setup, root, env, base) } };
-}
-
 /** A follow-up with no workflow named runs its parent's, as the parent's contract froze it (confirmed when the parent started). */
 export function parentWorkflow(contract: Contract): LoadedWorkflow {
   return { workflow: contract.workflow, verifier: contract.verifier, protectedPaths: contract.policy.protected_paths, foundInRepository: null, repositoryFile: null };
-}
-
-/**
- * Every new contract protects Citadel's own configuration in the repository (`.citadel/**`): an
- * agent whose branch plants or edits the workflow later forks find there fails POLICY_PROTECTED_PATH.
- * Added at creation only, so the contracts of existing forks, and their digests, stay as they are.
- */
-function withRepositoryConfig(protectedPaths: readonly string[]): string[] {
-  return protectedPaths.includes(REPOSITORY_CONFIG_PROTECTED) ? [...protectedPaths] : [...protectedPaths, REPOSITORY_CONFIG_PROTECTED];
 }
 
 export function validObjective(objective: string): string {

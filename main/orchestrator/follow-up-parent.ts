@@ -1,7 +1,7 @@
 import { sha256Digest } from '../../shared/digest';
 import { CitadelError } from '../../shared/errors';
 import type { Contract } from '../../shared/fork/contract';
-import { ForkRequestSchema } from '../../shared/fork/fork-request';
+import type { ForkRequest } from '../../shared/fork/fork-request';
 import type { Lineage, ParentRef } from '../../shared/fork/lineage';
 import type { ExecutionReceipt } from '../../shared/fork/receipts';
 import { ExecutorProfileV2Schema } from '../../shared/executors/profile-schema';
@@ -10,13 +10,14 @@ import type { FollowUpDraft } from '../../shared/ipc/contract';
 import { verifyFork } from '../evidence/verify-fork';
 import picomatch from 'picomatch';
 import { changedPaths } from '../git/diff';
+import { bindSetupAt, type LoadedWorkflow } from './load-workflow';
+import { withRepositoryConfig } from '../../shared/fork/workflow-proposal';
 import { revParse } from '../git/refs';
 import { repositoryInfo } from '../git/repository';
 import type { OrchestratorContext } from '../host/context';
 import { targetRepositoryDigest } from '../landing/target-identity';
 import { storedFileMaxBytes } from '../store/fork-layout';
 import { readBoundedBytes } from '../store/read-bounded-text';
-import { readStoredJson, UNTRUSTED } from '../store/read-stored-json';
 import type { ExecutorInput } from './executor-input';
 
 /** What a follow-up takes from the branch it continues, every part re-verified from the parent's files. */
@@ -55,14 +56,16 @@ export async function followUpParent(ctx: OrchestratorContext, ref: ParentRef, r
   }
   assertPolicyChecked(ref, evidence.receipt);
   const objective = await verifiedObjective(ctx, ref, contract);
-  const repoRoot = await parentTarget(ctx, ref, contract, repo);
+  // The very request verifyFork read: a branch verified, so its profiles are the signed set's (or schema 1's legacy runtimes).
+  const request = verified.request;
+  if (request === null) throw new CitadelError('PARENT_TARGET_MISMATCH', `the request of fork ${ref.fork_id} cannot be read`, { details: { ...ref } });
+  const repoRoot = await parentTarget(ref, contract, request, repo);
   const resultCommit = evidence.receipt.result_commit ?? evidence.receipt.base_revision;
   if ((await revParse(repoRoot, resultCommit)) !== resultCommit) {
     throw new CitadelError('PARENT_RESULT_MISSING', `the result commit ${resultCommit} of ${ref.fork_id}/${ref.branch_id} is no longer in the target repository`, {
       details: { ...ref, result_commit: resultCommit },
     });
   }
-  const request = await ctx.store.readJson(ref.fork_id, 'request', ForkRequestSchema);
   return {
     lineage: {
       parent_fork_id: ref.fork_id,
@@ -76,7 +79,6 @@ export async function followUpParent(ctx: OrchestratorContext, ref: ParentRef, r
     objective,
     contract,
     repoRoot,
-    // verifyFork has held these profiles to the signed set (schema 2) or to the legacy runtimes (schema 1).
     executors: verified.record.schema_version === 2 ? { kind: 'executors', profiles: request.profiles } : { kind: 'runtimes', list: request.profiles.map((p) => p.runtime).join(',') },
   };
 }
@@ -102,11 +104,23 @@ export async function followUpDraft(ctx: OrchestratorContext, ref: ParentRef): P
 }
 
 /**
+ * A follow-up's workflow, checked against what its worktrees get, its parent's result: its setup
+ * bound again there (bindSetupAt: an agent wrote the settings files now), and every path it
+ * protects unchanged since the chain's first base.
+ */
+export async function followUpWorkflow(loaded: LoadedWorkflow, root: string, env: Readonly<Record<string, string | undefined>>, lineage: Lineage): Promise<LoadedWorkflow> {
+  const setup = loaded.workflow.setup;
+  const bound = setup === undefined ? loaded : { ...loaded, workflow: { ...loaded.workflow, setup: await bindSetupAt(setup, root, env, lineage.parent_result_commit) } };
+  await assertProtectedKept(root, lineage, withRepositoryConfig(loaded.protectedPaths));
+  return bound;
+}
+
+/**
  * Every path a follow-up protects must be the operator's: unchanged from the chain's first base to
  * the parent's result. A parent's own checks do not cover it: they held only the parent's diff to
  * the parent's protected paths, and a follow-up may protect more (`--workflow`), or an earlier link less.
  */
-export async function assertProtectedKept(repoRoot: string, lineage: Lineage, protectedPaths: readonly string[]): Promise<void> {
+async function assertProtectedKept(repoRoot: string, lineage: Lineage, protectedPaths: readonly string[]): Promise<void> {
   if (protectedPaths.length === 0) return;
   const isProtected = picomatch([...protectedPaths], { dot: true });
   const changed = (await changedPaths(repoRoot, lineage.root_base_revision, lineage.parent_result_commit)).filter((p) => isProtected(p));
@@ -146,12 +160,14 @@ async function verifiedObjective(ctx: OrchestratorContext, ref: ParentRef, contr
 }
 
 /** The parent's recorded target, held to the repository identity its contract binds; a `repo` given must be that repository. */
-async function parentTarget(ctx: OrchestratorContext, ref: ParentRef, contract: Contract, repo: string | undefined): Promise<string> {
-  const stored = await readStoredJson(ctx.store.file(ref.fork_id, 'request'), ForkRequestSchema, UNTRUSTED);
-  if (stored.status !== 'valid') throw new CitadelError('PARENT_TARGET_MISMATCH', `the target repository of fork ${ref.fork_id} cannot be read from its request`, { details: { ...ref } });
-  const root = (await repositoryInfo(stored.value.repo)).root;
+async function parentTarget(ref: ParentRef, contract: Contract, request: ForkRequest, repo: string | undefined): Promise<string> {
   const bound = contract.target_repository_digest;
-  if (bound !== undefined && (await targetRepositoryDigest(root)) !== bound) {
+  // A contract from before the binding names no repository: its request's path is unsigned, and is not followed.
+  if (bound === undefined) {
+    throw new CitadelError('PARENT_TARGET_MISMATCH', `fork ${ref.fork_id} predates the binding of its target repository: a follow-up cannot be sure where it lands`, { details: { ...ref } });
+  }
+  const root = (await repositoryInfo(request.repo)).root;
+  if ((await targetRepositoryDigest(root)) !== bound) {
     throw new CitadelError('PARENT_TARGET_MISMATCH', `the recorded target of fork ${ref.fork_id} is not the repository its contract binds`, { details: { ...ref } });
   }
   if (repo !== undefined && (await repositoryInfo(repo)).root !== root) {

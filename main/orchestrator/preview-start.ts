@@ -10,7 +10,7 @@ import { adapterFor } from '../runtimes/registry';
 import { assertRuntimeOnlyOffered } from './branch-containment';
 import { checkBudgetNumber, type BudgetNumber } from './budget-numbers';
 import { parentWorkflow, validObjective } from './create-fork';
-import { followUpParent } from './follow-up-parent';
+import { followUpParent, followUpWorkflow } from './follow-up-parent';
 import { includeConfirmationOf } from './include-confirmation';
 import { previewFork } from './executor-actions';
 import { resolveWorkflow } from './load-workflow';
@@ -41,7 +41,7 @@ export async function previewStart(ctx: OrchestratorContext, request: PreviewFor
   const repo = await checkRepository(request.repo, ctx.env, fields.repo, from !== null);
   const parent = from === null || repo === null ? null : await attempt(fields.repo, () => followUpParent(ctx, from, request.repo.trim()));
   const worktreeInclude =
-    repo === null ? null : await attempt(fields.repo, async () => includeConfirmationOf(ctx, await targetRepositoryDigest(repo.root), (await resolveWorktreeIncludes(repo.root))?.entries ?? []));
+    repo === null ? null : await attempt(fields.repo, async () => includeConfirmationOf(ctx, await targetRepositoryDigest(repo.root), (await resolveWorktreeIncludes(repo.root, parent?.lineage.parent_result_commit))?.entries ?? []));
 
   const runtimeOnly = request.containment === 'runtime-only';
   const executors = await attempt(fields.executors, () => previewFork(ctx, request.executors, runtimeOnly ? 'runtime-only' : 'contained'));
@@ -63,6 +63,8 @@ export async function previewStart(ctx: OrchestratorContext, request: PreviewFor
     const loaded = runsParentWorkflow
       ? parentWorkflow(parent.contract)
       : await attempt(fields.workflow_file, () => resolveWorkflow({ file, inline }, repo.root, ctx.env).catch((error: unknown) => plainUnreadable(error, file)));
+    // What the start checks of a follow-up's workflow against the parent's result (its setup, its protected paths).
+    if (loaded !== null && parent !== null) await attempt(fields.workflow_file, () => followUpWorkflow(loaded, repo.root, ctx.env, parent.lineage));
     if (loaded?.verifier.command === null) {
       fields.workflow_file.warnings.push(
         'No verifier command: each branch is checked only by git diff --check (whitespace errors), so nothing tests whether the objective was met. A workflow file with a verifier (for example npm test) has every branch tested.',

@@ -8,6 +8,15 @@ export const REPOSITORY_WORKFLOW_PATH = '.citadel/workflow.json';
 export const REPOSITORY_CONFIG_PROTECTED = '.citadel/**';
 
 /**
+ * Every new contract protects Citadel's own configuration in the repository (`.citadel/**`): an
+ * agent whose branch plants or edits the workflow later forks find there fails POLICY_PROTECTED_PATH.
+ * Added at creation only, so the contracts of existing forks, and their digests, stay as they are.
+ */
+export function withRepositoryConfig(protectedPaths: readonly string[]): string[] {
+  return protectedPaths.includes(REPOSITORY_CONFIG_PROTECTED) ? [...protectedPaths] : [...protectedPaths, REPOSITORY_CONFIG_PROTECTED];
+}
+
+/**
  * One thing `citadel init` proposes and the file that shows it, e.g. setup `npm ci` because of
  * `package-lock.json`. A `note` proposes nothing: it is what the operator should know (another
  * test command the CI runs, a lockfile missing).

@@ -86,6 +86,7 @@ const verified = {
   },
   contract,
   forkReasons: [],
+  request: null,
   branches: branchIds.map((id) => ({
     branch_id: id,
     profile_id: id.replace(/^branch-/, ''),

@@ -89,7 +89,8 @@ const ERRORS: Readonly<Partial<Record<ErrorCode, Explanation>>> = {
   PROFILE_SET_NOT_FOUND: 'No saved profile set has that name (it may have been deleted elsewhere).',
   RUNTIME_UNKNOWN: 'Citadel has no adapter for that runtime.',
   SANDBOX_UNAVAILABLE: 'The containment backend is not ready on this machine; see Settings for what to install.',
-  RUNTIME_AUTH_MISSING: "No provider credential Citadel's provider gateway can use was found for this runtime: set the runtime's API key, or choose runtime-only containment for this fork.",
+  RUNTIME_AUTH_MISSING:
+    "No provider credential Citadel's provider gateway can use was found for this runtime: set the runtime's API key. Runtime-only containment runs without the gateway, but only Claude Code and Codex offer it, and it is weaker.",
   SELECTION_AGAINST_EVIDENCE:
     'The evidence does not back this branch (the comparison did not recommend it, or its verifier did not pass), so selecting it needs your typed acknowledgement. Nothing was recorded.',
   SELECTION_REFUSED: 'This branch has no verified result that its verifier judged, so it cannot be selected.',

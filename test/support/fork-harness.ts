@@ -17,6 +17,15 @@ const SUM_TEST = [
   '',
 ].join('\n');
 
+/** An executor file of Claude and Codex with their defaults: a schema 2 fork of the two simulated runtimes. */
+export const CLAUDE_CODEX_EXECUTORS = {
+  schema_version: 1,
+  executors: [
+    { profile_id: 'claude', runtime: 'claude', model: null, local_provider: null, adapter_options: {} },
+    { profile_id: 'codex', runtime: 'codex', model: null, local_provider: null, adapter_options: {} },
+  ],
+};
+
 export const WORKFLOW = {
   schema_version: 1,
   steps: [

@@ -10,16 +10,9 @@ import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXED_SUM, ForkHarness, WRONG_SUM } from '../../support/fork-harness';
+import { CLAUDE_CODEX_EXECUTORS as EXECUTORS, FIXED_SUM, ForkHarness, WRONG_SUM } from '../../support/fork-harness';
 import { runCli, type CliRun } from '../../support/run-cli';
 
-const EXECUTORS = {
-  schema_version: 1,
-  executors: [
-    { profile_id: 'claude', runtime: 'claude', model: null, local_provider: null, adapter_options: {} },
-    { profile_id: 'codex', runtime: 'codex', model: null, local_provider: null, adapter_options: {} },
-  ],
-};
 const PARENT_OBJECTIVE = 'Fix the sum function';
 const CHILD_OBJECTIVE = 'Also export a difference function from src/diff.js';
 const DIFF = 'export function diff(a, b) {\n  return a - b;\n}\n';

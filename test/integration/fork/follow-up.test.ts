@@ -9,16 +9,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { digestOf } from '../../../shared/digest';
-import { ForkHarness, parseDoc, WORKFLOW, WRONG_SUM } from '../../support/fork-harness';
+import { CLAUDE_CODEX_EXECUTORS as EXECUTORS, ForkHarness, parseDoc, WORKFLOW, WRONG_SUM } from '../../support/fork-harness';
 import type { CliRun } from '../../support/run-cli';
 
-const EXECUTORS = {
-  schema_version: 1,
-  executors: [
-    { profile_id: 'claude', runtime: 'claude', model: null, local_provider: null, adapter_options: {} },
-    { profile_id: 'codex', runtime: 'codex', model: null, local_provider: null, adapter_options: {} },
-  ],
-};
 // Closer than codex's: it also adds the helper the follow-up builds on.
 const ALMOST_SUM = 'import { plus } from "./plus.js";\nexport function sum(a, b) {\n  return plus(a, b) + 1;\n}\n';
 const PLUS = 'export const plus = (a, b) => a + b;\n';

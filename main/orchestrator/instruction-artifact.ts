@@ -1,4 +1,5 @@
 import type { Workflow } from '../../shared/fork/workflow';
+import { quoteLines } from '../../shared/quoted-lines';
 
 /**
  * The runtime-local instruction artifact, given on stdin (decisions D5): the objective, the
@@ -15,8 +16,7 @@ export function instructionArtifact(objective: string, workflow: Workflow, prote
           '',
           'This worktree already holds the result of an earlier objective, given here as context only:',
           '',
-          // Every line break a reader may honour (CR, LS, PS too), so no line of it escapes the quote.
-          ...parentObjective.trim().split(/\r\n|[\n\r\u2028\u2029\v\f\u0085]/).map((line) => `> ${line}`),
+          ...quoteLines(parentObjective.trim()),
           '',
           'Build on that work. Your task is the objective below.',
           '',

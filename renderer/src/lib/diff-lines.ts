@@ -1,3 +1,5 @@
+import { quoteLines } from '../../../shared/quoted-lines';
+
 /**
  * A branch's unified diff as lines an operator can point at (issue 32's "Ask for changes"): each
  * line with the file it belongs to and where it sits in the new version, read from the diff's own
@@ -130,10 +132,14 @@ export const MAX_QUOTED_LINES = 12;
  * The follow-up objective "Ask for changes" proposes: each comment as `file:line: comment`, then the
  * lines it was made on, quoted with their diff markers (at most MAX_QUOTED_LINES of them).
  */
+/** The most characters of one quoted diff line (a minified line would otherwise fill the 64 KiB objective). */
+const MAX_QUOTED_CHARS = 300;
+
 export function composeObjective(comments: readonly LineComment[]): string {
   return comments
     .map((comment) => {
-      const quoted = comment.lines.slice(0, MAX_QUOTED_LINES).map((l) => `> ${MARKERS[l.kind]}${l.text}`);
+      // The lines are the agent's: each is quoted whole (no line break of it leaves the quote) and cut, so it cannot pose as a comment or fill the objective.
+      const quoted = comment.lines.slice(0, MAX_QUOTED_LINES).flatMap((l) => quoteLines(`${MARKERS[l.kind]}${l.text}`, '> ', MAX_QUOTED_CHARS));
       const more = comment.lines.length - MAX_QUOTED_LINES;
       if (more > 0) quoted.push(`> … (${more} more ${more === 1 ? 'line' : 'lines'})`);
       return [`${locationOf(comment.path, comment.lines)}: ${comment.text.trim()}`, ...quoted].join('\n');

@@ -12,11 +12,20 @@ const LineageOnlySchema = ContractV1Schema.pick({ lineage: true });
 
 /**
  * A fork's chain as its records alone give it (issue 32): its lineage from its own verified
- * contract, and every fork whose verified contract continues one of its branches. A contract that
- * does not verify names no parent and no child: an edited file cannot graft a fork onto a chain.
+ * contract when the parent it names is here and is named rightly (`names`), and every fork whose
+ * verified contract names it so. A contract that does not verify names no parent and no child: an
+ * edited file cannot graft a fork onto a chain, in either direction.
  */
 export async function forkFamily(ctx: Pick<OrchestratorContext, 'store'>, record: ForkRecord, contract: Contract | null): Promise<ForkFamily> {
-  return { lineage: contract?.lineage ?? null, children: await childrenOf(ctx, record) };
+  const claimed = contract?.lineage;
+  const parent = claimed === undefined ? null : await ctx.store.readRecord(claimed.parent_fork_id).catch(() => null);
+  return { lineage: parent !== null && names(parent, claimed) ? claimed : null, children: await childrenOf(ctx, record) };
+}
+
+/** The lineage a listed fork shows: only one its listed parent's record bears out (the list has read every record). */
+export function standingLineage(lineage: Lineage | undefined, records: ReadonlyMap<string, Pick<ForkRecord, 'fork_id' | 'contract_digest' | 'branches'>>): Lineage | null {
+  const parent = lineage === undefined ? undefined : records.get(lineage.parent_fork_id);
+  return parent !== undefined && names(parent, lineage) ? lineage : null;
 }
 
 /**
@@ -52,9 +61,9 @@ async function childrenOf(ctx: Pick<OrchestratorContext, 'store'>, parent: ForkR
 /** Children for every listed fork at once, from the lineages and records the list has already read: no file is read again. */
 export function childrenByParent(lineages: ReadonlyMap<string, Contract['lineage']>, records: ReadonlyMap<string, Pick<ForkRecord, 'fork_id' | 'contract_digest' | 'branches'>>): Map<string, ChildFork[]> {
   const byParent = new Map<string, ChildFork[]>();
-  for (const [id, lineage] of [...lineages].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const parent = lineage === undefined ? undefined : records.get(lineage.parent_fork_id);
-    if (parent === undefined || !names(parent, lineage)) continue;
+  for (const [id, claimed] of [...lineages].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const lineage = standingLineage(claimed, records);
+    if (lineage === null) continue;
     byParent.set(lineage.parent_fork_id, [...(byParent.get(lineage.parent_fork_id) ?? []), { fork_id: id, parent_branch_id: lineage.parent_branch_id }]);
   }
   return byParent;

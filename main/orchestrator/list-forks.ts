@@ -6,7 +6,7 @@ import type { ForkRecord } from '../../shared/fork/fork-record';
 import type { OrchestratorContext } from '../host/context';
 import { verifiedContract, withContractStanding } from './contract-standing';
 import { forkLabels } from './fork-labels';
-import { childrenByParent } from './fork-family';
+import { childrenByParent, standingLineage } from './fork-family';
 
 /**
  * Every fork under the root, as `fork status` would show it (a fork whose contract no longer
@@ -36,5 +36,5 @@ export async function listForks(ctx: OrchestratorContext): Promise<ForkListing[]
     }),
   );
   const children = childrenByParent(lineages, records);
-  return listed.map((fork) => ('problem' in fork ? fork : { ...fork, children: children.get(fork.fork_id) ?? [] }));
+  return listed.map((fork) => ('problem' in fork ? fork : { ...fork, lineage: standingLineage(lineages.get(fork.fork_id), records), children: children.get(fork.fork_id) ?? [] }));
 }

@@ -85,7 +85,10 @@ export const ForkStatusSchema = z.strictObject({
   title_standing: z.enum(['verified', 'unverified']),
   /** The target repository's folder name (issue 14), local like the title; null when the fork's request cannot be read. */
   repo_name: z.string().nullable(),
-  /** Issue 32: the branch this fork continues, from its verified contract; null for a first fork (or when the contract does not verify). */
+  /**
+   * Issue 32: the branch this fork continues, from its verified contract, when that parent is here and its record bears it out (its
+   * contract digest and the branch); null for a first fork, or when the contract does not verify or names a parent that is not here as named.
+   */
   lineage: LineageSchema.nullable(),
   /** Issue 32: the forks that continue one of this fork's branches, each found by its own verified contract, oldest first. */
   children: z.array(ChildForkSchema),

@@ -103,7 +103,12 @@ export const BranchPredicateV3Schema = BranchPredicateSchema.extend({
   contract: LineageContractFactsSchema,
   branch: BranchPredicateSchema.shape.branch.extend({ wire: PublicWireFactsSchema.optional() }),
   materials: z.tuple([CommitSubjectSchema]),
-});
+})
+  // The material's name is the parent branch's git branch, nothing else: the public gate skips it in its secret scan, as it skips subjects.
+  .refine((p) => p.materials[0].name === `citadel/${p.contract.lineage.parent_fork_id}/${p.contract.lineage.parent_branch_id}`, {
+    path: ['materials', 0, 'name'],
+    message: "the material is the parent branch's git branch, citadel/<parent fork>/<parent branch>",
+  });
 export type BranchPredicateV3 = z.infer<typeof BranchPredicateV3Schema>;
 export type BranchPredicate = BranchPredicateV1 | BranchPredicateV2 | BranchPredicateV3;
 

@@ -163,10 +163,11 @@ describe('fork start --from', () => {
     writeFileSync(file, JSON.stringify(forged));
     const recordFile = path.join(h.forkDir(grandchild), 'fork.json');
     writeFileSync(recordFile, JSON.stringify({ ...h.readJson(recordFile), contract_digest: digestOf(forged) }));
-    expect((await status(grandchild)).lineage?.parent_branch_id).toBe('branch-forged');
+    expect((await status(grandchild)).lineage).toBeNull();
     expect((await status(childId)).children).toEqual([]);
     const listed = json<{ forks: Status[] }>(await h.cli(['fork', 'status', '--json'])).forks;
     expect(listed.find((f) => f.fork_id === childId)?.children).toEqual([]);
+    expect(listed.find((f) => f.fork_id === grandchild)?.lineage).toBeNull();
   });
 });
 

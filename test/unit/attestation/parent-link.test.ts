@@ -188,6 +188,12 @@ describe('a follow-up bundle and its parent', () => {
     expect(parentUnkeyed).toMatchObject({ verified: false, parent: { linked: true }, failure: { code: 'ATTESTATION_SIGNER_UNVERIFIED', message: expect.stringContaining('parent bundle') } });
   });
 
+  it('keeps anything but the parent branch name out of a material name at the public gate (its scan skips materials)', async () => {
+    for (const name of ['/home/alice/secret-repo/.git', 'ghp_0123456789abcdefghijklmnopqrstuvwxyzAB', 'objective: fix the payroll export']) {
+      await expect(assertPublicStatements(childStatements({ material: { name, digest: { gitCommit: PARENT_RESULT } } }))).rejects.toMatchObject({ code: 'REPLAY_REDACTION_VIOLATION' });
+    }
+  });
+
   it('refuses a v3 material that is not the base revision or not the lineage branch, and a lineage in a v1 shape', () => {
     const alone = (statements: readonly CitadelStatement[]) => verifyBundle({ bundle: bundleOf(statements), publicKeyPem: KEY.pem, proof: null, replay: null }).failure;
     expect(alone(childStatements({ material: subjectOf(PARENT, 'branch-claude', 'f'.repeat(40)) }))).toMatchObject({ code: 'ATTESTATION_STATEMENT_INVALID', line: 1 });

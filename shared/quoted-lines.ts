@@ -5,12 +5,12 @@
 export const ANY_LINE_BREAK = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/;
 
 // Other controls (a tab stays) and bidirectional overrides: shown, they could make a quoted line read as something else.
-const HIDDEN_CONTROLS = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const HIDDEN_CONTROLS = /[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
 
 /** `text` as quoted lines (`> …`), each broken where any reader would break it, without hidden controls, and cut at `maxChars`. */
 export function quoteLines(text: string, prefix = '> ', maxChars = Number.POSITIVE_INFINITY): string[] {
   return text.split(ANY_LINE_BREAK).map((line) => {
-    const shown = line.replace(HIDDEN_CONTROLS, '');
+    const shown = line.replace(HIDDEN_CONTROLS, (c) => (c === '\t' ? c : ''));
     const chars = [...shown];
     return `${prefix}${chars.length > maxChars ? `${chars.slice(0, maxChars).join('')}…` : shown}`;
   });

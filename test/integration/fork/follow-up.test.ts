@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { digestOf } from '../../../shared/digest';
 import { CLAUDE_CODEX_EXECUTORS as EXECUTORS, ForkHarness, parseDoc, WORKFLOW, WRONG_SUM } from '../../support/fork-harness';
-import type { CliRun } from '../../support/run-cli';
+import { runCli, type CliRun } from '../../support/run-cli';
 
 // Closer than codex's: it also adds the helper the follow-up builds on.
 const ALMOST_SUM = 'import { plus } from "./plus.js";\nexport function sum(a, b) {\n  return plus(a, b) + 1;\n}\n';
@@ -136,6 +136,42 @@ describe('fork start --from', () => {
     expect(readFileSync(path.join(h.repo, 'src', 'sum.js'), 'utf8')).toBe(FOLLOW_UP_SUM);
     expect(readFileSync(path.join(h.repo, 'src', 'plus.js'), 'utf8')).toBe(PLUS);
     expect((await status(childId)).state).toBe('landed');
+  });
+
+  it("carries the lineage in the landed follow-up's replay, proof and attestation; verify --parent links it offline, and refuses another fork's bundle", async () => {
+    const file = (name: string): string => path.join(base, name);
+    for (const [command, forkId, name] of [['replay', childId, 'child.replay.json'], ['proof', childId, 'child.proof.json'], ['attest', childId, 'child.intoto.jsonl'], ['attest', parentId, 'parent.intoto.jsonl']] as const) {
+      const run = await h.cli(['fork', command, forkId, '--output', file(name)]);
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+    }
+    const replay = h.readJson<{ contract: { lineage: Record<string, string> } }>(file('child.replay.json'));
+    expect(replay.contract.lineage).toMatchObject({ parent_fork_id: parentId, parent_branch_id: 'branch-claude' });
+    expect(h.readJson<{ replay: unknown }>(file('child.proof.json')).replay).toEqual(replay);
+    const parentResult = h.gitIn(h.repo, 'rev-parse', `refs/heads/citadel/${parentId}/branch-claude`);
+    for (const text of [readFileSync(file('child.replay.json'), 'utf8'), readFileSync(file('child.proof.json'), 'utf8')]) {
+      expect(text).not.toContain(parentResult);
+      expect(text).not.toContain(PARENT_OBJECTIVE);
+    }
+    const child = readFileSync(file('child.intoto.jsonl'), 'utf8').split('\n').filter(Boolean);
+    const first = JSON.parse(Buffer.from((JSON.parse(child[0] ?? '') as { payload: string }).payload, 'base64').toString('utf8')) as { predicateType: string; predicate: { materials: unknown } };
+    expect(first.predicateType).toBe('urn:citadel:attestation:branch-result:v3');
+    expect(first.predicate.materials).toEqual([{ name: `citadel/${parentId}/branch-claude`, digest: { gitCommit: parentResult } }]);
+
+    writeFileSync(file('issuer.pem'), json<{ public_key_pem: string }>(await h.cli(['keys', 'export', '--json'])).public_key_pem);
+    const empty = mkdtempSync(path.join(tmpdir(), 'citadel-follow-up-verify-'));
+    try {
+      const verify = (parent: string) =>
+        runCli(['verify', file('child.intoto.jsonl'), '--public-key', file('issuer.pem'), '--parent', parent, '--json'], { env: { PATH: process.env.PATH, HOME: empty, CITADEL_HOME: empty }, cwd: empty });
+      const linked = await verify(file('parent.intoto.jsonl'));
+      expect(linked.code, linked.stdout + linked.stderr).toBe(0);
+      expect(json<{ verified: boolean; parent: { linked: boolean } }>(linked)).toMatchObject({ verified: true, parent: { linked: true } });
+      // Another fork's bundle, signed by the same key: the child itself.
+      const other = await verify(file('child.intoto.jsonl'));
+      expect(other.code).toBe(1);
+      expect(json<{ error: { code: string } }>(other).error.code).toBe('ATTESTATION_PARENT_MISMATCH');
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
   });
 
   it('continues from a landed branch and lands on top of it', async () => {

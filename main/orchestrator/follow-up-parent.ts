@@ -1,7 +1,9 @@
 import { sha256Digest } from '../../shared/digest';
 import { CitadelError } from '../../shared/errors';
 import type { Contract } from '../../shared/fork/contract';
-import type { ForkRequest } from '../../shared/fork/fork-request';
+import { SignerRecordSchema, type ForkRequest } from '../../shared/fork/fork-request';
+import type { Digest } from '../../shared/digest';
+import { readStoredJson, UNTRUSTED } from '../store/read-stored-json';
 import type { Lineage, ParentRef } from '../../shared/fork/lineage';
 import type { ExecutionReceipt } from '../../shared/fork/receipts';
 import { ExecutorProfileV2Schema } from '../../shared/executors/profile-schema';
@@ -74,6 +76,7 @@ export async function followUpParent(ctx: OrchestratorContext, ref: ParentRef, r
       parent_execution_receipt_digest: evidence.execution_receipt_digest,
       parent_result_commit: resultCommit,
       parent_objective_digest: contract.objective_digest,
+      parent_signer_public_key_digest: await signerDigest(ctx, ref, contract),
       root_base_revision: contract.lineage?.root_base_revision ?? contract.base_revision,
     },
     objective,
@@ -148,6 +151,17 @@ function assertPolicyChecked(ref: ParentRef, receipt: ExecutionReceipt): void {
       details: { ...ref, failure_code: receipt.failure_code, steps: [...failing] },
     });
   }
+}
+
+/**
+ * The parent's signing key: the one its schema 2 contract binds, or (schema 1 binds none) its signer
+ * record's, which verifyFork has just held to every verified receipt (else none would verify).
+ */
+async function signerDigest(ctx: OrchestratorContext, ref: ParentRef, contract: Contract): Promise<Digest> {
+  if ('signer_public_key_digest' in contract) return contract.signer_public_key_digest;
+  const signer = await readStoredJson(ctx.store.file(ref.fork_id, 'signer'), SignerRecordSchema, UNTRUSTED);
+  if (signer.status !== 'valid') throw new CitadelError('PARENT_RECEIPT_UNVERIFIED', `the signer of fork ${ref.fork_id} cannot be read`, { details: { ...ref } });
+  return signer.value.public_key_digest;
 }
 
 async function verifiedObjective(ctx: OrchestratorContext, ref: ParentRef, contract: Contract): Promise<string> {

@@ -107,5 +107,6 @@ function replayLineage(lineage: Lineage): ReplayLineage {
     parent_contract_digest: lineage.parent_contract_digest,
     parent_execution_receipt_digest: lineage.parent_execution_receipt_digest,
     parent_objective_digest: lineage.parent_objective_digest,
+    parent_signer_public_key_digest: lineage.parent_signer_public_key_digest,
   };
 }

@@ -17,6 +17,8 @@ export const LineageSchema = z.strictObject({
   parent_result_commit: CommitShaSchema,
   /** The parent's objective, given to the agent as context: its digest binds the copy the follow-up keeps. */
   parent_objective_digest: DigestSchema,
+  /** The key that signed the parent's receipts: a parent bundle signed by any other key is not this parent, whoever vouches for that key. */
+  parent_signer_public_key_digest: DigestSchema,
   /**
    * The base revision of the chain's first fork: the last commit only the operator wrote. Every path
    * the follow-up protects must be as it was there (agents wrote everything after it).

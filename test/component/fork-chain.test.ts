@@ -17,6 +17,7 @@ const lineageTo = (parent: number, branch = 'branch-codex'): NonNullable<ForkSta
   parent_execution_receipt_digest: digest(`receipt ${parent}`),
   parent_result_commit: 'b'.repeat(40),
   parent_objective_digest: digest(`objective ${parent}`),
+  parent_signer_public_key_digest: digest('issuer key'),
   root_base_revision: 'a'.repeat(40),
 });
 

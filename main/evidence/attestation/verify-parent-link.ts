@@ -6,7 +6,7 @@ export type ParentLinkCheck = { readonly linked: true; readonly link: Omit<Paren
 /**
  * `citadel verify CHILD --parent PARENT` (issue 32), on two bundles each already verified on its own
  * (every line one fork's, one contract): the child's lineage names the parent bundle's fork, its
- * contract and objective digests, and a branch it attests with that execution receipt, whose result
+ * contract, objective and signer key digests, and a branch it attests with that execution receipt, whose result
  * commit is the child's material. These are the parent's facts that never change; its proof and
  * replay digests do (a later selection or landing), so they are not part of the link.
  */
@@ -26,6 +26,10 @@ export function checkParentLink(child: readonly CitadelStatement[], parent: read
   }
   if (parentFirst.contract.objective_digest !== lineage.parent_objective_digest) {
     return mismatch(`the child's lineage names parent objective ${lineage.parent_objective_digest}; the parent bundle binds ${parentFirst.contract.objective_digest}`);
+  }
+  // Any key a recipient is handed for the parent is not enough: it must be the one the child's issuer saw sign the parent.
+  if (parentFirst.contract.signer_public_key_digest !== lineage.parent_signer_public_key_digest) {
+    return mismatch(`the child's lineage names parent signer key ${lineage.parent_signer_public_key_digest}; the parent bundle is signed by ${parentFirst.contract.signer_public_key_digest}`);
   }
   const branch = parent.filter(isBranchStatement).find((s) => s.predicate.branch.branch_id === lineage.parent_branch_id);
   if (branch === undefined) return mismatch(`the parent bundle attests no branch ${lineage.parent_branch_id}, the one the child continues`);

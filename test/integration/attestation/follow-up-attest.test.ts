@@ -115,7 +115,7 @@ afterAll(() => {
 describe("a follow-up fork's evidence", () => {
   it('replay and proof carry the lineage as ids and digests: no objective, no commit', async () => {
     const parentReplay = JSON.parse((await ok(['fork', 'replay', parentId])).stdout) as {
-      contract: { contract_digest: string; objective_digest: string; lineage?: unknown };
+      contract: { contract_digest: string; objective_digest: string; signer_public_key_digest: string; lineage?: unknown };
       branches: { branch_id: string; execution_receipt_digest: string | null }[];
     };
     expect(parentReplay.contract.lineage).toBeUndefined();
@@ -127,6 +127,7 @@ describe("a follow-up fork's evidence", () => {
       parent_contract_digest: parentReplay.contract.contract_digest,
       parent_execution_receipt_digest: parentReplay.branches.find((b) => b.branch_id === 'branch-claude')?.execution_receipt_digest,
       parent_objective_digest: parentReplay.contract.objective_digest,
+      parent_signer_public_key_digest: parentReplay.contract.signer_public_key_digest,
     });
     const proofText = readFileSync(files.childProof, 'utf8');
     expect((JSON.parse(proofText) as { replay: { contract: { lineage?: unknown } } }).replay.contract.lineage).toEqual(replay.contract.lineage);

@@ -103,6 +103,7 @@ describe('fork start --from', () => {
       parent_execution_receipt_digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
       parent_result_commit: contract.base_revision,
       parent_objective_digest: h.readJson<{ objective_digest: string }>(path.join(h.forkDir(parentId), 'contract.json')).objective_digest,
+      parent_signer_public_key_digest: h.readJson<{ signer_public_key_digest: string }>(path.join(h.forkDir(parentId), 'contract.json')).signer_public_key_digest,
       root_base_revision: parent.base_revision,
     });
     const child = await status(childId);

@@ -104,6 +104,7 @@ const LINEAGE = {
   parent_contract_digest: d('parent contract'),
   parent_execution_receipt_digest: d('parent claude receipt'),
   parent_objective_digest: d('parent objective'),
+  parent_signer_public_key_digest: KEY.keyid,
 };
 
 interface ChildVariant {
@@ -158,6 +159,7 @@ describe('a follow-up bundle and its parent', () => {
     ['another parent fork', { parent_fork_id: 'fork-01jzzzzzzzzzzzzzzzzzzzzzzz' }, 'the parent bundle attests fork'],
     ['another parent contract', { parent_contract_digest: d('edited contract') }, 'parent contract'],
     ['another parent objective', { parent_objective_digest: d('edited objective') }, 'parent objective'],
+    ['another parent signer', { parent_signer_public_key_digest: d('another key') }, 'parent signer key'],
     ['a branch the parent does not attest', { parent_branch_id: 'branch-gemini' }, 'attests no branch branch-gemini'],
     ['another execution receipt', { parent_execution_receipt_digest: d('edited receipt') }, 'names execution receipt'],
   ])('refuses a lineage naming %s', (_what, edit, message) => {
@@ -177,8 +179,11 @@ describe('a follow-up bundle and its parent', () => {
     const other = issuer();
     const signedElsewhere = bundleOf(parentStatements(other.keyid), other);
     expect(verifyChild(childStatements(), signedElsewhere).failure).toMatchObject({ code: 'ATTESTATION_KEYID_MISMATCH', message: expect.stringMatching(/^the parent bundle: line 1/), line: null });
-    // The parent's own issuer key, given for it: linked.
-    expect(verifyChild(childStatements(), signedElsewhere, other.pem)).toMatchObject({ verified: true, parent: { linked: true, key_id: other.keyid } });
+    // A bundle of the same facts by another key, with that key given for it: not the parent the child's lineage names.
+    expect(verifyChild(childStatements(), signedElsewhere, other.pem).failure).toMatchObject({ code: 'ATTESTATION_PARENT_MISMATCH', message: expect.stringContaining('parent signer key') });
+    // A parent that really was signed by another issuer, as the child's lineage says, with its key given: linked.
+    const continuesOther = childStatements({ lineage: { ...LINEAGE, parent_signer_public_key_digest: other.keyid } });
+    expect(verifyChild(continuesOther, signedElsewhere, other.pem)).toMatchObject({ verified: true, parent: { linked: true, key_id: other.keyid } });
   });
 
   it('without public keys still checks the link, and never says verified', () => {

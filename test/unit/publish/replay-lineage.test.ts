@@ -16,6 +16,7 @@ const LINEAGE: Lineage = {
   parent_execution_receipt_digest: sha256Digest('parent receipt'),
   parent_result_commit: 'c'.repeat(40),
   parent_objective_digest: sha256Digest('parent objective'),
+  parent_signer_public_key_digest: sha256Digest('parent key'),
   root_base_revision: 'd'.repeat(40),
 };
 
@@ -29,6 +30,7 @@ describe('replay of a follow-up fork', () => {
       parent_contract_digest: LINEAGE.parent_contract_digest,
       parent_execution_receipt_digest: LINEAGE.parent_execution_receipt_digest,
       parent_objective_digest: LINEAGE.parent_objective_digest,
+      parent_signer_public_key_digest: LINEAGE.parent_signer_public_key_digest,
     });
     expect(text).not.toContain(LINEAGE.parent_result_commit);
     expect(text).not.toContain('parent_result_commit');

@@ -1,4 +1,5 @@
 import type { ForkRecord } from '../../shared/fork/fork-record';
+import type { Lineage } from '../../shared/fork/lineage';
 import { gitBranchName } from '../../shared/fork/ids';
 import {
   landingToken,
@@ -27,6 +28,8 @@ export interface LandingFacts {
   readonly repo: string;
   readonly target: TargetFacts;
   readonly receipt: ReceiptVerdict;
+  /** A follow-up's lineage, from its verified contract (issue 32); null for a first fork. */
+  readonly lineage: Lineage | null;
 }
 
 /** `--confirm TOKEN`, with the last plan a token was issued for (null when none was). */
@@ -58,6 +61,16 @@ export function evaluateChecks(facts: LandingFacts, confirm: Confirmation | null
     target_repo_head: usable?.info.head ?? null,
     selected_branch_head: usable?.selectedBranchHead ?? null,
     ...(selection.against_evidence === undefined ? {} : { against_evidence: selection.against_evidence }),
+    ...(facts.lineage === null
+      ? {}
+      : {
+          continues: {
+            parent_fork_id: facts.lineage.parent_fork_id,
+            parent_branch_id: facts.lineage.parent_branch_id,
+            parent_result_commit: facts.lineage.parent_result_commit,
+            in_target: usable?.baseInTarget ?? null,
+          },
+        }),
   };
   const candidate = tokenFor(plan);
   const checks: LandingCheck[] = [

@@ -15,6 +15,8 @@ export type TargetFacts =
       readonly baseRevisionPresent: boolean;
       /** null when either commit is missing. */
       readonly branchDescendsFromBase: boolean | null;
+      /** Whether the base revision is in the target's HEAD (a follow-up's: its parent was landed); null when it is missing. */
+      readonly baseInTarget: boolean | null;
     };
 
 /**
@@ -37,6 +39,9 @@ export async function targetFacts(repo: string, gitBranch: string, baseRevision:
   const mismatch = await targetMismatch(info.root, bound);
   if (mismatch !== null) return { usable: false, reason: `LANDING_TARGET_MISMATCH: ${mismatch}` };
   const [selectedBranchHead, base] = await Promise.all([revParse(info.root, `refs/heads/${gitBranch}`), revParse(info.root, baseRevision)]);
-  const branchDescendsFromBase = selectedBranchHead !== null && base !== null ? await isAncestor(info.root, base, selectedBranchHead) : null;
-  return { usable: true, info, selectedBranchHead, baseRevisionPresent: base !== null, branchDescendsFromBase };
+  const [branchDescendsFromBase, baseInTarget] = await Promise.all([
+    selectedBranchHead !== null && base !== null ? isAncestor(info.root, base, selectedBranchHead) : null,
+    base !== null ? isAncestor(info.root, base, info.head) : null,
+  ]);
+  return { usable: true, info, selectedBranchHead, baseRevisionPresent: base !== null, branchDescendsFromBase, baseInTarget };
 }

@@ -2,7 +2,7 @@ import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { digestOf, type Digest } from '../../shared/digest';
 import { CitadelError } from '../../shared/errors';
-import { ContractV1Schema, ContractV2Schema } from '../../shared/fork/contract';
+import { ContractV1Schema, ContractV2Schema, type Contract } from '../../shared/fork/contract';
 import type { ForkRecord } from '../../shared/fork/fork-record';
 import { runGit, stdoutLine } from '../git/run';
 import type { ForkStore } from '../store/fork-store';
@@ -28,10 +28,14 @@ export async function targetRepositoryDigest(root: string): Promise<Digest> {
  * fork stays possible, as it must for a fork a runtime-only branch broke).
  */
 export async function boundTargetDigest(store: ForkStore, record: ForkRecord): Promise<Digest | null> {
+  return (await boundContract(store, record))?.target_repository_digest ?? null;
+}
+
+/** The fork's contract when it still matches the record's digest; null otherwise. */
+export async function boundContract(store: ForkStore, record: ForkRecord): Promise<Contract | null> {
   const schema = record.schema_version === 1 ? ContractV1Schema : ContractV2Schema;
   const stored = await readStoredJson(store.file(record.fork_id, 'contract'), schema, UNTRUSTED);
-  if (stored.status !== 'valid' || digestOf(stored.value) !== record.contract_digest) return null;
-  return stored.value.target_repository_digest ?? null;
+  return stored.status === 'valid' && digestOf(stored.value) === record.contract_digest ? stored.value : null;
 }
 
 /** Why `repo` (request.json's, which is unsigned) is not the bound target; null when it is, or when nothing is bound. */

@@ -66,7 +66,7 @@ export function channelHandlers(ctx: OrchestratorContext, drives: BackgroundDriv
     selectBranch: ({ fork_id, branch_id, reason, actor, against_evidence }) => door.selectBranch(ctx, fork_id, { branchId: branch_id, actor, reason, againstEvidence: against_evidence }),
     landingChecks: async ({ fork_id }) => {
       const { checks, token, plan } = await door.landingChecks(ctx, fork_id);
-      return { checks, token, against_evidence: selectedAgainstEvidence(plan) };
+      return { checks, token, against_evidence: selectedAgainstEvidence(plan), continues: plan.continues ?? null };
     },
     confirmLanding: ({ fork_id, token }) => door.confirmLanding(ctx, fork_id, token),
     exportReplay: ({ fork_id }) => door.exportReplay(ctx, fork_id),

@@ -85,8 +85,27 @@ export const LandingPlanSchema = z.strictObject({
   selected_branch_head: CommitShaSchema.nullable(),
   /** The selection's acknowledgement, when it was made against the evidence: landing shows it as a warning. */
   against_evidence: AgainstEvidenceSchema.optional(),
+  /**
+   * Issue 32: a follow-up's landing also brings the branch it continues (its base). `in_target`: that
+   * result is already in the target's HEAD (it was landed); false: this merge brings its work too,
+   * which Compare did not show (it diffs the follow-up against that base); null: unknown.
+   */
+  continues: z
+    .strictObject({ parent_fork_id: ForkIdSchema, parent_branch_id: BranchIdSchema, parent_result_commit: CommitShaSchema, in_target: z.boolean().nullable() })
+    .optional(),
 });
 export type LandingPlan = z.infer<typeof LandingPlanSchema>;
+export type LandingContinues = NonNullable<LandingPlan['continues']>;
+
+/** What landing a follow-up brings besides its own work (issue 32), in the words the CLI and Mission Control both show. */
+export function describeContinues({ parent_fork_id, parent_branch_id, parent_result_commit, in_target }: LandingContinues): string {
+  const parent = `${parent_fork_id}/${parent_branch_id}`;
+  if (in_target === true) return `This follow-up continues ${parent}, whose result is already in the target: the merge brings only the follow-up's own work.`;
+  const what = `the work of ${parent} (its result ${parent_result_commit.slice(0, 12)}), which Compare did not show: it diffs the follow-up against that result`;
+  return in_target === false
+    ? `This follow-up continues ${parent}, which is not in the target: the merge also brings ${what}.`
+    : `This follow-up continues ${parent}; whether its result is in the target is unknown: the merge may also bring ${what}.`;
+}
 
 /** `citadel fork land ID` without `--confirm`: the token is null when any check fails. */
 export const LandingChecksResultSchema = z.strictObject({

@@ -13,7 +13,7 @@ import { BranchIdSchema, CommitShaSchema, ForkIdSchema } from '../fork/ids';
 import { ParentRefSchema } from '../fork/lineage';
 import { ForkStatusSchema } from '../fork/fork-record';
 import { ForkOverviewSchema } from '../fork/fork-overview';
-import { LandingCheckSchema, SelectionRecordSchema } from '../fork/landing';
+import { LandingCheckSchema, LandingPlanSchema, SelectionRecordSchema } from '../fork/landing';
 import { ModelProofSchema } from '../fork/model-proof';
 import { SelectedAgainstEvidenceSchema } from '../fork/selection-evidence';
 import { ResumabilitySchema } from '../fork/resumability';
@@ -226,7 +226,13 @@ const CONTRACT = defineChannels('citadel', {
   landingChecks: {
     request: Fork,
     // against_evidence: the selection's acknowledgement when it was made against the evidence, shown as a warning.
-    response: z.strictObject({ checks: z.array(LandingCheckSchema), token: z.string().nullable(), against_evidence: SelectedAgainstEvidenceSchema.nullable() }),
+    // continues: a follow-up's parent branch, which the merge also brings unless it is in the target already (issue 32).
+    response: z.strictObject({
+      checks: z.array(LandingCheckSchema),
+      token: z.string().nullable(),
+      against_evidence: SelectedAgainstEvidenceSchema.nullable(),
+      continues: LandingPlanSchema.shape.continues.unwrap().nullable(),
+    }),
   },
   confirmLanding: { request: z.strictObject({ fork_id: ForkIdSchema, token: z.string().regex(/^[0-9a-f]{12}$/) }), response: z.strictObject({ landed: z.literal(true), merge_commit: z.string() }) },
   exportReplay: { request: Fork, response: z.strictObject({ text: z.string(), digest: z.string() }) },

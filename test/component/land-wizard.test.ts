@@ -37,7 +37,7 @@ const afterLanding = checks({ selection_current: `the fork has already landed (m
 describe('land wizard', () => {
   it('lists every precondition with pass or fail and its reason', async () => {
     const { client } = fakeClient({
-      landingChecks: () => ({ ok: true, value: { checks: checks({ target_clean: 'target has 2 uncommitted changes' }), token: null, against_evidence: null } }),
+      landingChecks: () => ({ ok: true, value: { checks: checks({ target_clean: 'target has 2 uncommitted changes' }), token: null, against_evidence: null, continues: null } }),
     });
     render(LandView, { props: { client, forkId: FORK_ID } });
 
@@ -55,7 +55,7 @@ describe('land wizard', () => {
 
   it('keeps the landing disabled until the shown token is typed, then shows the merge commit', async () => {
     const { client, calls } = fakeClient({
-      landingChecks: () => ({ ok: true, value: { checks: checks(), token: TOKEN, against_evidence: null } }),
+      landingChecks: () => ({ ok: true, value: { checks: checks(), token: TOKEN, against_evidence: null, continues: null } }),
       confirmLanding: () => ({ ok: true, value: { landed: true, merge_commit: MERGE } }),
     });
     render(LandView, { props: { client, forkId: FORK_ID } });
@@ -81,7 +81,7 @@ describe('land wizard', () => {
     let landed = false;
     const { client, emit } = fakeClient({
       forkOverview: () => ({ ok: true, value: overview(landed ? { landing: LANDED } : {}) }),
-      landingChecks: () => ({ ok: true, value: landed ? { checks: afterLanding, token: null, against_evidence: null } : { checks: checks(), token: TOKEN, against_evidence: null } }),
+      landingChecks: () => ({ ok: true, value: landed ? { checks: afterLanding, token: null, against_evidence: null, continues: null } : { checks: checks(), token: TOKEN, against_evidence: null, continues: null } }),
       confirmLanding: () => {
         landed = true;
         return { ok: true, value: { landed: true, merge_commit: MERGE } };
@@ -107,7 +107,7 @@ describe('land wizard', () => {
   it('opened on a fork that already landed says Landed plainly, without failing checks', async () => {
     const { client } = fakeClient({
       forkOverview: () => ({ ok: true, value: overview({ landing: LANDED }) }),
-      landingChecks: () => ({ ok: true, value: { checks: afterLanding, token: null, against_evidence: null } }),
+      landingChecks: () => ({ ok: true, value: { checks: afterLanding, token: null, against_evidence: null, continues: null } }),
     });
     const { container } = render(LandView, { props: { client, forkId: FORK_ID } });
     expect(await screen.findByTestId('landed')).toHaveTextContent(`Landed. Merge commit ${MERGE} into main`);
@@ -136,7 +136,7 @@ describe('land wizard', () => {
       acknowledged: true as const,
       evidence: { outcome: 'recommend' as const, recommended_branch_id: 'branch-claude', verifier_status: 'failed' as const, status: 'failed' as const, failure_code: 'VERIFIER_FAILED', required_evidence: { required: 1, present: 1 } },
     };
-    const { client } = fakeClient({ landingChecks: () => ({ ok: true, value: { checks: checks(), token: TOKEN, against_evidence: against } }) });
+    const { client } = fakeClient({ landingChecks: () => ({ ok: true, value: { checks: checks(), token: TOKEN, against_evidence: against, continues: null } }) });
     render(LandView, { props: { client, forkId: FORK_ID } });
     expect(await screen.findByTestId('against-evidence-warning')).toHaveTextContent(
       "Selected against the evidence. branch-codex's verifier failed (VERIFIER_FAILED); the comparison recommends branch-claude.",
@@ -145,13 +145,22 @@ describe('land wizard', () => {
     expect(screen.getByTestId('landing-token')).toHaveTextContent(TOKEN);
   });
 
-  it('shows a refusal with its code and exactly its failing checks', async () => {
+  it("says what landing a follow-up brings besides its own work: its parent's, unless that is in the target already", async () => {
+    const continues = { parent_fork_id: 'fork-01jq7m3x9r2v5k8d4f6h0n1p2q', parent_branch_id: 'branch-codex', parent_result_commit: 'c'.repeat(40), in_target: false };
+    const { client } = fakeClient({ landingChecks: () => ({ ok: true, value: { checks: checks(), token: TOKEN, against_evidence: null, continues } }) });
+    render(LandView, { props: { client, forkId: FORK_ID } });
+    const shown = await screen.findByTestId('land-continues');
+    expect(shown).toHaveTextContent(`which is not in the target: the merge also brings the work of ${continues.parent_fork_id}/branch-codex (its result cccccccccccc), which Compare did not show`);
+    expect(shown).toHaveClass('warn');
+  });
+
+    it('shows a refusal with its code and exactly its failing checks', async () => {
     const refusedWith = checks({ target_head_confirmed: 'target HEAD moved to eeeeeeeeeeee', confirmation_token: 'token does not match' });
     const refusal = new CitadelError('LANDING_PRECONDITION_FAILED', 'landing refused: target_head_confirmed; confirmation_token', {
       details: { checks: refusedWith, failed: ['target_head_confirmed', 'confirmation_token'] },
     });
     const { client } = fakeClient({
-      landingChecks: () => ({ ok: true, value: { checks: checks(), token: TOKEN, against_evidence: null } }),
+      landingChecks: () => ({ ok: true, value: { checks: checks(), token: TOKEN, against_evidence: null, continues: null } }),
       confirmLanding: () => ({ ok: false, error: refusal.toData() }),
     });
     render(LandView, { props: { client, forkId: FORK_ID } });
@@ -175,7 +184,7 @@ describe('land wizard', () => {
     const { client, emit } = fakeClient({
       landingChecks: () => {
         round += 1;
-        return { ok: true, value: { checks: round === 1 ? checks() : checks({ selection_current: 'the fork changed after the selection' }), token: round === 1 ? TOKEN : null, against_evidence: null } };
+        return { ok: true, value: { checks: round === 1 ? checks() : checks({ selection_current: 'the fork changed after the selection' }), token: round === 1 ? TOKEN : null, against_evidence: null, continues: null } };
       },
     });
     render(LandView, { props: { client, forkId: FORK_ID } });

@@ -132,6 +132,11 @@ describe('fork start --from', () => {
   it('lands the follow-up into the original repository, bringing the parent branch work with it', async () => {
     const selected = await h.cli(['fork', 'select', childId, 'branch-claude', '--reason', 'passes', '--json']);
     expect(selected.code, selected.stdout + selected.stderr).toBe(0);
+    // The parent branch was never landed: the plan says the merge brings its work too, which Compare did not show.
+    const parentResult = h.gitIn(h.repo, 'rev-parse', `refs/heads/citadel/${parentId}/branch-claude`);
+    const plan = json<{ continues: unknown }>(await h.cli(['fork', 'land', childId, '--json']));
+    expect(plan.continues).toEqual({ parent_fork_id: parentId, parent_branch_id: 'branch-claude', parent_result_commit: parentResult, in_target: false });
+    expect((await h.cli(['fork', 'land', childId])).stdout).toContain(`WARNING: This follow-up continues ${parentId}/branch-claude, which is not in the target`);
     await h.landConfirmed(childId);
     expect(h.gitIn(h.repo, 'branch', '--show-current')).toBe('main');
     expect(readFileSync(path.join(h.repo, 'src', 'sum.js'), 'utf8')).toBe(FOLLOW_UP_SUM);
@@ -183,6 +188,7 @@ describe('fork start --from', () => {
     expect((await status(grandchild)).lineage?.parent_fork_id).toBe(childId);
     const landedHead = h.gitIn(h.repo, 'rev-parse', 'HEAD');
     expect((await h.cli(['fork', 'select', grandchild, 'branch-codex', '--reason', 'passes', '--json'])).code).toBe(0);
+    expect(json<{ continues: { in_target: boolean } }>(await h.cli(['fork', 'land', grandchild, '--json'])).continues.in_target).toBe(true);
     await h.landConfirmed(grandchild);
     expect(h.gitIn(h.repo, 'merge-base', '--is-ancestor', landedHead, 'HEAD')).toBe('');
     expect(readFileSync(path.join(h.repo, 'src', 'sum.js'), 'utf8')).toBe(`${FOLLOW_UP_SUM}// checked\n`);

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { openOrchestratorContext } from '../../../host/open-context';
 import { confirmLanding, landingChecks } from '../../../orchestrator';
 import { describeEvidence, selectedAgainstEvidence, type SelectedAgainstEvidence } from '../../../../shared/fork/selection-evidence';
+import { describeContinues } from '../../../../shared/fork/landing';
 import { printJson, type Io } from '../../io/output';
 import { renderLandingChecks } from '../render-fork';
 import type { JsonOption } from './fork-output';
@@ -24,8 +25,11 @@ export function landCommand(fork: Command, io: Io): void {
       }
       const { checks, token, plan } = await landingChecks(ctx, forkId);
       const against = selectedAgainstEvidence(plan);
-      if (options.json) printJson(io, { checks, token, against_evidence: against });
-      else io.stdout(`${against === null ? '' : againstEvidenceWarning(against)}${renderLandingChecks(forkId, checks, token)}`);
+      if (options.json) printJson(io, { checks, token, against_evidence: against, continues: plan.continues ?? null });
+      else {
+        const continues = plan.continues === undefined ? '' : `${plan.continues.in_target === true ? 'note' : 'WARNING'}: ${describeContinues(plan.continues)}\n`;
+        io.stdout(`${against === null ? '' : againstEvidenceWarning(against)}${continues}${renderLandingChecks(forkId, checks, token)}`);
+      }
     });
 }
 

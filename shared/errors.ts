@@ -146,9 +146,9 @@ export const ERROR_CODES = [
   /** `fork start --from`: the parent branch has no receipt that verifies here (not collected, missing, or failing a binding); nothing was created. */
   'PARENT_RECEIPT_UNVERIFIED',
   /**
-   * `fork start --from`: the parent branch's signed receipt does not show the policy checks passed on its result (protected paths,
-   * symlinks), e.g. its runtime failed before they ran, or they failed: the agent's own changes to the tests or workflow would become the
-   * next fork's base. Nothing was created.
+   * `fork start --from`: the parent branch's result does not keep its fork's policy: its signed receipt shows a protected-path or symlink
+   * check failed, or (its runtime failed before they ran) the same checks run on its commits fail. The agent's own changes to the tests
+   * or workflow, or a link out of the tree, would become the next fork's base. Nothing was created.
    */
   'PARENT_RESULT_UNCHECKED',
   /**

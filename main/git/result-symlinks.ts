@@ -35,7 +35,7 @@ export type LinkLookup = (path: string) => Promise<string | null> | undefined;
  * base already had are the operator's, not the branch's: they are followed, never refused.
  * Targets are read from git objects, never through the file system, which the agent wrote.
  */
-export async function scanResultSymlinks(repo: RepositoryLocation, base: string, result: string): Promise<SymlinkScan> {
+export async function scanResultSymlinks(repo: string | RepositoryLocation, base: string, result: string): Promise<SymlinkScan> {
   const [from, to] = await Promise.all([requireCommit(repo, base), requireCommit(repo, result)]);
   const raw = await runGit(repo, ['diff', '--raw', '-z', '--no-renames', '--no-abbrev', '--no-ext-diff', '--ignore-submodules=none', from, to, '--']);
   const scanned = changedLinks(stdoutFields(raw));

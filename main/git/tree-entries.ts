@@ -14,7 +14,7 @@ export interface TreeEntry {
  * `ls-tree -r -z` streamed: a tree of any size is read in one pass and only those entries are kept.
  * `sizes` adds each blob's size (`-l`), which costs a lookup per blob.
  */
-export async function treeEntriesOfMode(repo: RepositoryLocation, tree: string, mode: string, sizes = false): Promise<TreeEntry[]> {
+export async function treeEntriesOfMode(repo: string | RepositoryLocation, tree: string, mode: string, sizes = false): Promise<TreeEntry[]> {
   const entries: TreeEntry[] = [];
   let pending = Buffer.alloc(0);
   const take = (record: Buffer): void => {

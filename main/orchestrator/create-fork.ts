@@ -83,9 +83,9 @@ export async function createFork(ctx: OrchestratorContext, input: CreateForkInpu
   const executors = input.executors ?? parent?.executors;
   if (executors === undefined) throw new CitadelError('EXECUTOR_SELECTION_MISSING', 'name the executors (--runtimes or --executors)');
   const { profiles, schemaVersion } = resolveProfiles(executors, ctx);
-  const budget = parent !== null && input.budgetSeconds === undefined && input.maxAttempts === undefined && input.budgetTokens === undefined
-    ? parent.contract.budget
-    : validBudget(input.budgetSeconds, input.maxAttempts, input.budgetTokens);
+  // A follow-up keeps each of its parent's budget numbers that is not named again.
+  const inherited = parent?.contract.budget;
+  const budget = validBudget(input.budgetSeconds ?? inherited?.max_duration_seconds, input.maxAttempts ?? inherited?.max_attempts, input.budgetTokens ?? inherited?.max_tokens);
   const repoPath = parent?.repoRoot ?? input.repo;
   if (repoPath === undefined) throw new CitadelError('USAGE_ERROR', 'name the target repository');
   const repo = await repositoryInfo(repoPath);

@@ -12,6 +12,7 @@ import type { FollowUpDraft } from '../../shared/ipc/contract';
 import { verifyFork } from '../evidence/verify-fork';
 import picomatch from 'picomatch';
 import { changedPaths } from '../git/diff';
+import { scanResultSymlinks } from '../git/result-symlinks';
 import { bindSetupAt, type LoadedWorkflow } from './load-workflow';
 import { withRepositoryConfig } from '../../shared/fork/workflow-proposal';
 import { revParse } from '../git/refs';
@@ -56,7 +57,6 @@ export async function followUpParent(ctx: OrchestratorContext, ref: ParentRef, r
       details: { ...ref, reasons: [...evidence.reasons] },
     });
   }
-  assertPolicyChecked(ref, evidence.receipt);
   const objective = await verifiedObjective(ctx, ref, contract);
   // The very request verifyFork read: a branch verified, so its profiles are the signed set's (or schema 1's legacy runtimes).
   const request = verified.request;
@@ -68,6 +68,7 @@ export async function followUpParent(ctx: OrchestratorContext, ref: ParentRef, r
       details: { ...ref, result_commit: resultCommit },
     });
   }
+  await assertPolicyChecked(ref, evidence.receipt, contract, repoRoot);
   return {
     lineage: {
       parent_fork_id: ref.fork_id,
@@ -138,19 +139,27 @@ async function assertProtectedKept(repoRoot: string, lineage: Lineage, protected
 const POLICY_STEPS = ['result_symlinks', 'protected_paths'] as const;
 
 /**
- * A follow-up's base is the parent agent's result, so it must be a result the parent's policy
- * checks passed, as its signed receipt says: otherwise tests, workflow or protected files the agent
- * changed would be what the next fork is judged against. A branch that committed nothing has no
- * result to check; a runtime that failed before the checks ran leaves its result unchecked.
+ * A follow-up's base is the parent agent's result, so it must keep the parent's policy: otherwise
+ * tests, workflow or protected files the agent changed, or a link out of the tree, would be what the
+ * next fork starts from. Its signed receipt says so when collect's checks passed; a failed check
+ * refuses. When the runtime failed before they ran (a budget, an error: its work may still be worth
+ * continuing), they are run here, as collect runs them, on the very commits the receipt names.
  */
-function assertPolicyChecked(ref: ParentRef, receipt: ExecutionReceipt): void {
+async function assertPolicyChecked(ref: ParentRef, receipt: ExecutionReceipt, contract: Contract, repoRoot: string): Promise<void> {
   if (receipt.result_commit === null) return;
-  const failing = POLICY_STEPS.filter((id) => receipt.verifier.steps.find((step) => step.id === id)?.status !== 'passed');
-  if (failing.length > 0) {
-    throw new CitadelError('PARENT_RESULT_UNCHECKED', `the policy checks did not pass on the result of ${ref.fork_id}/${ref.branch_id} (${failing.join(', ')}): a follow-up cannot start from it`, {
-      details: { ...ref, failure_code: receipt.failure_code, steps: [...failing] },
+  const statuses = POLICY_STEPS.map((id) => receipt.verifier.steps.find((step) => step.id === id)?.status);
+  if (statuses.every((status) => status === 'passed')) return;
+  const refuse = (why: string): CitadelError =>
+    new CitadelError('PARENT_RESULT_UNCHECKED', `the result of ${ref.fork_id}/${ref.branch_id} does not keep its fork's policy (${why}): a follow-up cannot start from it`, {
+      details: { ...ref, failure_code: receipt.failure_code },
     });
-  }
+  if (!statuses.every((status) => status === 'not_run')) throw refuse(`its ${POLICY_STEPS.filter((_, i) => statuses[i] !== 'passed').join(' and ')} check did not pass`);
+  const links = await scanResultSymlinks(repoRoot, receipt.base_revision, receipt.result_commit);
+  if (links.escaping.length > 0) throw refuse(`a symlink leads out of the tree: ${links.escaping[0]?.path ?? ''}`);
+  const isProtected = picomatch([...contract.policy.protected_paths], { dot: true });
+  const included = new Set((contract.worktree_include ?? []).map((entry) => entry.path));
+  const touched = (await changedPaths(repoRoot, receipt.base_revision, receipt.result_commit)).filter((p) => (contract.policy.protected_paths.length > 0 && isProtected(p)) || included.has(p));
+  if (touched.length > 0) throw refuse(`it changed protected paths: ${touched.slice(0, 5).join(', ')}`);
 }
 
 /**

@@ -238,7 +238,27 @@ describe('fork start --from refusals create nothing', () => {
     await refused(`${doc.fork_id}/branch-claude`, 'PARENT_RESULT_UNCHECKED');
   });
 
-  it('refuses a follow-up that protects what an agent of the chain changed (the verifier would read their tests)', async () => {
+  it("checks a runtime-failed branch's result itself (its receipt's checks never ran): its work may be continued, unless it broke the policy", async () => {
+    await h.simulate({ outcome: 'api_error_500', edits: [{ path: 'src/sum.js', content: WRONG_SUM }], codex: { outcome: 'api_error_500', edits: [{ path: 'test/sum.test.js', content: '// gone\n' }] } });
+    const { run, doc } = await h.startJson(['--executors', executorsFile(), '--workflow', h.workflowFile, '--max-attempts', '2']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(doc.branches.map((b) => b.failure_code)).toEqual(['RUNTIME_API_ERROR', 'RUNTIME_API_ERROR']);
+    await refused(`${doc.fork_id}/branch-codex`, 'PARENT_RESULT_UNCHECKED');
+    // A link out of the tree is refused as collect's scan would have refused it.
+    await h.simulate({ outcome: 'api_error_500', commands: [['ln', '-s', '/etc/passwd', 'src/escape']] });
+    const linked = await h.startJson(['--executors', executorsFile(), '--workflow', h.workflowFile]);
+    expect(linked.doc.branches.map((b) => b.failure_code)).toEqual(['RUNTIME_API_ERROR', 'RUNTIME_API_ERROR']);
+    await refused(`${linked.doc.fork_id}/branch-claude`, 'PARENT_RESULT_UNCHECKED');
+    await h.simulate({});
+    const kept = await followUp(`${doc.fork_id}/branch-claude`, ['--detach', '--budget-seconds', '300']);
+    expect(kept.code, kept.stdout + kept.stderr).toBe(0);
+    const contract = h.readJson<{ base_revision: string; budget: unknown }>(path.join(h.forkDir(parseDoc(kept).fork_id), 'contract.json'));
+    expect(contract.base_revision).toBe(h.gitIn(h.repo, 'rev-parse', `refs/heads/citadel/${doc.fork_id}/branch-claude`));
+    // The budget named again, and the parent's for the rest.
+    expect(contract.budget).toEqual({ max_duration_seconds: 300, max_cost_usd: null, max_attempts: 2 });
+  });
+
+    it('refuses a follow-up that protects what an agent of the chain changed (the verifier would read their tests)', async () => {
     const unprotected = path.join(base, 'unprotected.json');
     writeFileSync(unprotected, JSON.stringify({ ...WORKFLOW, protected_paths: [] }));
     await h.simulate({ edits: [{ path: 'test/sum.test.js', content: "import { test } from 'node:test';\ntest('sum adds', () => {});\n" }] });

@@ -91,7 +91,7 @@ export async function createFork(ctx: OrchestratorContext, input: CreateForkInpu
   const repo = await repositoryInfo(repoPath);
   const named = parent !== null && input.workflowFile === undefined && input.workflow === undefined
     ? parentWorkflow(parent.contract)
-    : await resolveWorkflow({ file: input.workflowFile, inline: input.workflow }, repo.root, ctx.env);
+    : await resolveWorkflow({ file: input.workflowFile, inline: input.workflow }, repo.root, ctx.env, parent?.lineage.parent_result_commit);
   const loaded = parent === null ? named : await followUpWorkflow(named, repo.root, ctx.env, parent.lineage);
   if (loaded.workflow.setup?.some((step) => usesNpmConfig(step.command)) === true) safeNpmCacheRoot(ctx, repo.root);
   // Refused here (a tracked file, a symlink, a path outside the repository), before any fork state exists.

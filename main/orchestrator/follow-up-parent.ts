@@ -153,7 +153,9 @@ async function assertPolicyChecked(ref: ParentRef, receipt: ExecutionReceipt, co
     new CitadelError('PARENT_RESULT_UNCHECKED', `the result of ${ref.fork_id}/${ref.branch_id} does not keep its fork's policy (${why}): a follow-up cannot start from it`, {
       details: { ...ref, failure_code: receipt.failure_code },
     });
-  if (!statuses.every((status) => status === 'not_run')) throw refuse(`its ${POLICY_STEPS.filter((_, i) => statuses[i] !== 'passed').join(' and ')} check did not pass`);
+  const failed = POLICY_STEPS.filter((_, i) => statuses[i] === 'failed');
+  if (failed.length > 0) throw refuse(`its ${failed.join(' and ')} check failed`);
+  // Not run, or predating a step: judged here on the same commits rather than taken on trust.
   const links = await scanResultSymlinks(repoRoot, receipt.base_revision, receipt.result_commit);
   if (links.escaping.length > 0) throw refuse(`a symlink leads out of the tree: ${links.escaping[0]?.path ?? ''}`);
   const isProtected = picomatch([...contract.policy.protected_paths], { dot: true });

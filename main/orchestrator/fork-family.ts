@@ -4,6 +4,7 @@ import type { ChildFork, Lineage } from '../../shared/fork/lineage';
 import type { ForkRecord } from '../../shared/fork/fork-record';
 import type { ForkFamily } from '../../shared/fork/fork-status';
 import type { OrchestratorContext } from '../host/context';
+import { stat } from 'node:fs/promises';
 import { readStoredJson, UNTRUSTED } from '../store/read-stored-json';
 import { verifiedContract } from './contract-standing';
 
@@ -47,8 +48,7 @@ async function childrenOf(ctx: Pick<OrchestratorContext, 'store'>, parent: ForkR
   const ids = (await ctx.store.listForkIds()).filter((id) => id !== forkId);
   const found = await Promise.all(
     ids.map(async (id): Promise<ChildFork | null> => {
-      const named = await readStoredJson(ctx.store.file(id, 'contract'), LineageOnlySchema.loose(), UNTRUSTED);
-      if (named.status !== 'valid' || named.value.lineage?.parent_fork_id !== forkId) return null;
+      if ((await claimedParent(ctx.store.file(id, 'contract'))) !== forkId) return null;
       const record = await ctx.store.readRecord(id).catch(() => null);
       const lineage = record === null ? undefined : (await verifiedContract(ctx, record))?.lineage;
       return names(parent, lineage) ? { fork_id: id, parent_branch_id: lineage.parent_branch_id } : null;
@@ -56,6 +56,29 @@ async function childrenOf(ctx: Pick<OrchestratorContext, 'store'>, parent: ForkR
   );
   // Fork ids are ULIDs: their order is their creation order.
   return found.filter((c): c is ChildFork => c !== null).sort((a, b) => (a.fork_id < b.fork_id ? -1 : 1));
+}
+
+/**
+ * The parent fork a contract file names, read loosely (it is verified whole only when it names the
+ * fork asked about). A contract is written once, so what a file said is kept, by its identity
+ * (inode, size, change time): a long-lived process asked again and again reads only what changed.
+ */
+const claimedParents = new Map<string, { readonly identity: string; readonly parent: string | null }>();
+const KEPT_CLAIMS = 100_000;
+
+async function claimedParent(file: string): Promise<string | null> {
+  const identity = await stat(file, { bigint: true }).then(
+    (s) => `${s.ino}:${s.size}:${s.ctimeNs}:${s.mtimeNs}`,
+    () => null,
+  );
+  if (identity === null) return null;
+  const kept = claimedParents.get(file);
+  if (kept?.identity === identity) return kept.parent;
+  const named = await readStoredJson(file, LineageOnlySchema.loose(), UNTRUSTED);
+  const parent = named.status === 'valid' ? (named.value.lineage?.parent_fork_id ?? null) : null;
+  if (claimedParents.size >= KEPT_CLAIMS) claimedParents.clear();
+  claimedParents.set(file, { identity, parent });
+  return parent;
 }
 
 /** Children for every listed fork at once, from the lineages and records the list has already read: no file is read again. */

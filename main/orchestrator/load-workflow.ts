@@ -64,12 +64,12 @@ export interface WorkflowChoice {
  * named means the repository's own `.citadel/workflow.json` when it has one (an edited document
  * was then edited from it, and the file stays protected), else the built-in workflow.
  */
-export async function resolveWorkflow(choice: WorkflowChoice, repoTopLevel: string, env: Readonly<Record<string, string | undefined>>): Promise<LoadedWorkflow> {
+export async function resolveWorkflow(choice: WorkflowChoice, repoTopLevel: string, env: Readonly<Record<string, string | undefined>>, revision = 'HEAD'): Promise<LoadedWorkflow> {
   const found = choice.file === undefined ? await repositoryWorkflow(repoTopLevel) : null;
   const file = choice.file ?? found ?? undefined;
-  if (choice.inline !== undefined) return { ...(await inlineWorkflow(choice.inline, file, repoTopLevel, env)), foundInRepository: found === null ? null : REPOSITORY_WORKFLOW_PATH };
-  if (found === null) return loadWorkflow(file, repoTopLevel, env);
-  const { loaded, data } = await loadFile(found, repoTopLevel, env);
+  if (choice.inline !== undefined) return { ...(await inlineWorkflow(choice.inline, file, repoTopLevel, env, revision)), foundInRepository: found === null ? null : REPOSITORY_WORKFLOW_PATH };
+  if (found === null) return loadWorkflow(file, repoTopLevel, env, revision);
+  const { loaded, data } = await loadFile(found, repoTopLevel, env, revision);
   const repositoryFile: RepositoryWorkflowSummary = {
     path: REPOSITORY_WORKFLOW_PATH,
     digest: sha256Digest(data.text),
@@ -111,7 +111,7 @@ async function lstatOrNull(file: string): Promise<Awaited<ReturnType<typeof lsta
 const notOwnFile = (where: string, message: string): CitadelError => new CitadelError('WORKFLOW_FILE_INVALID', message, { details: { path: where } });
 
 /** The New Fork editor's document, edited from `file` when there is one. */
-async function inlineWorkflow(inline: unknown, file: string | undefined, repoTopLevel: string, env: Readonly<Record<string, string | undefined>>): Promise<LoadedWorkflow> {
+async function inlineWorkflow(inline: unknown, file: string | undefined, repoTopLevel: string, env: Readonly<Record<string, string | undefined>>, revision: string): Promise<LoadedWorkflow> {
   // Finite and strict, the schema stops at the first value that is not a workflow: no input depth reaches a recursive walk.
   const parsed = InlineWorkflowSchema.safeParse(inline);
   if (!parsed.success) {
@@ -119,7 +119,7 @@ async function inlineWorkflow(inline: unknown, file: string | undefined, repoTop
     throw new CitadelError('WORKFLOW_INVALID', `the edited workflow is invalid (${violations.length} violation(s))`, { violations });
   }
   const origin = file === undefined ? null : await originInRepo(file, repoTopLevel);
-  const setup = await bindSetup(parsed.data.setup, repoTopLevel, env);
+  const setup = await bindSetup(parsed.data.setup, repoTopLevel, env, revision);
   return {
     workflow: { source: 'inline', steps: parsed.data.steps, file_path_in_repo: origin, file_digest: null, ...(setup.length === 0 ? {} : { setup }) },
     verifier: { builtin: ['git_diff_check'], command: parsed.data.verifier },
@@ -150,16 +150,16 @@ function pathInRepo(realFile: string, repoTopLevel: string): string | null {
  * are bound with the registry hosts each `registries` step may reach, read now from its toolchain's
  * configuration (`env` is the operator's environment; the repository's committed settings are checked).
  */
-export async function loadWorkflow(file: string | undefined, repoTopLevel: string, env: Readonly<Record<string, string | undefined>>): Promise<LoadedWorkflow> {
+export async function loadWorkflow(file: string | undefined, repoTopLevel: string, env: Readonly<Record<string, string | undefined>>, revision = 'HEAD'): Promise<LoadedWorkflow> {
   if (file === undefined) return BUILTIN_WORKFLOW;
-  return (await loadFile(file, repoTopLevel, env)).loaded;
+  return (await loadFile(file, repoTopLevel, env, revision)).loaded;
 }
 
-async function loadFile(file: string, repoTopLevel: string, env: Readonly<Record<string, string | undefined>>): Promise<{ loaded: LoadedWorkflow; data: { text: string; file: WorkflowFile } }> {
+async function loadFile(file: string, repoTopLevel: string, env: Readonly<Record<string, string | undefined>>, revision: string): Promise<{ loaded: LoadedWorkflow; data: { text: string; file: WorkflowFile } }> {
   const { text, data } = await readWorkflowFile(file);
   const inRepo = pathInRepo(await realpath(file), repoTopLevel);
   // A version 1 file has no setup, and then means what it always meant.
-  const setup = data.schema_version === 1 ? [] : await bindSetup(data.setup, repoTopLevel, env);
+  const setup = data.schema_version === 1 ? [] : await bindSetup(data.setup, repoTopLevel, env, revision);
   const loaded: LoadedWorkflow = {
     workflow: { source: 'file', steps: data.steps, file_path_in_repo: inRepo, file_digest: sha256Digest(text), ...(setup.length === 0 ? {} : { setup }) },
     verifier: { builtin: ['git_diff_check'], command: data.verifier },
@@ -214,8 +214,9 @@ async function readWorkflowFile(file: string): Promise<{ text: string; data: Wor
 
 /**
  * A follow-up's setup bound again against its base (issue 32): the parent branch's result, whose
- * settings files an agent wrote, is what its worktrees get, not HEAD. Registries come from the
- * operator's configuration now, as for any new fork.
+ * settings files an agent wrote, is what its worktrees get, not HEAD (a workflow named now is bound
+ * there already: `revision`; the parent's frozen one was bound at the parent's base). Registries
+ * come from the operator's configuration now, as for any new fork.
  */
 export function bindSetupAt(steps: readonly SetupStep[], repoTopLevel: string, env: Readonly<Record<string, string | undefined>>, revision: string): Promise<SetupStep[]> {
   return bindSetup(

@@ -62,7 +62,7 @@ export async function previewStart(ctx: OrchestratorContext, request: PreviewFor
   } else if (repo !== null && !nothingToLoad) {
     const loaded = runsParentWorkflow
       ? parentWorkflow(parent.contract)
-      : await attempt(fields.workflow_file, () => resolveWorkflow({ file, inline }, repo.root, ctx.env).catch((error: unknown) => plainUnreadable(error, file)));
+      : await attempt(fields.workflow_file, () => resolveWorkflow({ file, inline }, repo.root, ctx.env, parent?.lineage.parent_result_commit).catch((error: unknown) => plainUnreadable(error, file)));
     // What the start checks of a follow-up's workflow against the parent's result (its setup, its protected paths).
     if (loaded !== null && parent !== null) await attempt(fields.workflow_file, () => followUpWorkflow(loaded, repo.root, ctx.env, parent.lineage));
     if (loaded?.verifier.command === null) {

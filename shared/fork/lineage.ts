@@ -39,6 +39,9 @@ export function parseParentRef(text: string): ParentRef | null {
   return parsed.success ? parsed.data : null;
 }
 
+/** Which branches a follow-up may continue: one that settled with a result, passed or failed (the engine's checks have the last word). */
+export const continuable = (state: string): boolean => state === 'passed' || state === 'failed';
+
 /** A follow-up of a fork, as the parent's status lists it: the child and the branch it continues. */
 export const ChildForkSchema = z.strictObject({ fork_id: ForkIdSchema, parent_branch_id: BranchIdSchema });
 export type ChildFork = z.infer<typeof ChildForkSchema>;

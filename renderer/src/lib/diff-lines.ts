@@ -128,13 +128,13 @@ const MARKERS: Readonly<Record<DiffLineKind, string>> = { added: '+', removed: '
 /** The most quoted lines per comment: the location already says where a longer selection is. */
 export const MAX_QUOTED_LINES = 12;
 
+/** The most characters of one quoted diff line (a minified line would otherwise fill the 64 KiB objective). */
+const MAX_QUOTED_CHARS = 300;
+
 /**
  * The follow-up objective "Ask for changes" proposes: each comment as `file:line: comment`, then the
  * lines it was made on, quoted with their diff markers (at most MAX_QUOTED_LINES of them).
  */
-/** The most characters of one quoted diff line (a minified line would otherwise fill the 64 KiB objective). */
-const MAX_QUOTED_CHARS = 300;
-
 export function composeObjective(comments: readonly LineComment[]): string {
   return comments
     .map((comment) => {

@@ -81,7 +81,7 @@ export class ForkList {
     this.reply = { ok: true, value: { forks: next } };
   }
 
-  /** A branch of a fork changed: its chips come from the fork's own status, not a read of every fork. */
+  /** A branch of a fork changed: its chips come from the fork's own status, not the whole list again (finding its follow-ups stats each fork's contract; only a changed one is read). */
   #branchMoved(forkId: string): void {
     const reply = this.reply;
     if (this.#loading || reply === null || !reply.ok) return this.#load();

@@ -144,7 +144,7 @@ describe('fork start --from', () => {
     expect((await status(childId)).state).toBe('landed');
   });
 
-  it("carries the lineage in the landed follow-up's replay, proof and attestation; verify --parent links it offline, and refuses another fork's bundle", async () => {
+  it("carries the lineage in the landed follow-up's replay, proof and attestation; verify --parent links it offline, and refuses a bundle of another fork (the child's own)", async () => {
     const file = (name: string): string => path.join(base, name);
     for (const [command, forkId, name] of [['replay', childId, 'child.replay.json'], ['proof', childId, 'child.proof.json'], ['attest', childId, 'child.intoto.jsonl'], ['attest', parentId, 'parent.intoto.jsonl']] as const) {
       const run = await h.cli(['fork', command, forkId, '--output', file(name)]);
@@ -171,7 +171,7 @@ describe('fork start --from', () => {
       const linked = await verify(file('parent.intoto.jsonl'));
       expect(linked.code, linked.stdout + linked.stderr).toBe(0);
       expect(json<{ verified: boolean; parent: { linked: boolean } }>(linked)).toMatchObject({ verified: true, parent: { linked: true } });
-      // Another fork's bundle, signed by the same key: the child itself.
+      // Another fork's bundle, signed by the same key: the child's own (follow-up-attest.test.ts refuses an unrelated sibling's too).
       const other = await verify(file('child.intoto.jsonl'));
       expect(other.code).toBe(1);
       expect(json<{ error: { code: string } }>(other).error.code).toBe('ATTESTATION_PARENT_MISMATCH');
@@ -215,12 +215,20 @@ describe('fork start --from', () => {
 });
 
 describe('fork start --from refusals create nothing', () => {
+  // Nothing: no fork folder, no branch ref in the target, no worktree, no kept confirmation.
+  const everything = (): string[] => [
+    String(forkCount()),
+    h.gitIn(h.repo, 'for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads/citadel'),
+    ...(existsSync(path.join(h.root, 'worktrees')) ? readdirSync(path.join(h.root, 'worktrees')) : []),
+    ...(existsSync(path.join(h.root, 'settings')) ? readdirSync(path.join(h.root, 'settings')) : []),
+  ];
+
   async function refused(from: string, code: string, extra: string[] = []): Promise<void> {
-    const before = forkCount();
+    const before = everything();
     const run = await followUp(from, extra);
     expect(run.code, run.stdout + run.stderr).not.toBe(0);
     expect(json<{ error: { code: string } }>(run).error.code).toBe(code);
-    expect(forkCount()).toBe(before);
+    expect(everything()).toEqual(before);
   }
 
   it('refuses a follow-up in another repository', async () => {

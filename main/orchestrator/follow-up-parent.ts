@@ -29,6 +29,8 @@ export interface FollowUpParent {
   /** The parent's objective (the agent's context), the one its verified contract binds. */
   readonly objective: string;
   readonly contract: Contract;
+  /** The parent branch's verified receipt: what it ended as, signed (fork.json's copy is not). */
+  readonly receipt: ExecutionReceipt;
   /** The parent's target repository, as `repositoryInfo` reads it. */
   readonly repoRoot: string;
   /** The parent's executor set, as its signed set (or schema 1's legacy runtimes) has it. */
@@ -82,6 +84,7 @@ export async function followUpParent(ctx: OrchestratorContext, ref: ParentRef, r
     },
     objective,
     contract,
+    receipt: evidence.receipt,
     repoRoot,
     executors: verified.record.schema_version === 2 ? { kind: 'executors', profiles: request.profiles } : { kind: 'runtimes', list: request.profiles.map((p) => p.runtime).join(',') },
   };
@@ -93,16 +96,14 @@ export async function followUpParent(ctx: OrchestratorContext, ref: ParentRef, r
  */
 export async function followUpDraft(ctx: OrchestratorContext, ref: ParentRef): Promise<FollowUpDraft> {
   const parent = await followUpParent(ctx, ref, undefined);
-  const record = await ctx.store.readRecord(ref.fork_id);
-  const branch = record.branches.find((b) => b.branch_id === ref.branch_id);
   const executors = parent.executors.kind === 'runtimes' ? parent.executors : { kind: 'executors' as const, profiles: ExecutorProfileV2Schema.array().parse(parent.executors.profiles) };
   return {
     from: ref,
     repo: parent.repoRoot,
     executors,
     parent_title: objectiveTitle(parent.objective),
-    parent_branch_state: branch?.state === 'passed' ? 'passed' : 'failed',
-    parent_failure_code: branch?.failure_code ?? null,
+    parent_branch_state: parent.receipt.status,
+    parent_failure_code: parent.receipt.failure_code,
     parent_result_commit: parent.lineage.parent_result_commit,
   };
 }
